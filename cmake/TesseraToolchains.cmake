@@ -1,0 +1,120 @@
+# Finds the compilers and tools the non-header parts need, and defines helpers that
+# compile HIP sources with clang directly (CMake's HIP language wants a ROCm install;
+# Debian ships only the HIP headers and runtime, and clang-22 for gfx942/gfx950).
+
+# ---- CUDA (nvcc) ----------------------------------------------------------------------
+set(TESSERA_CUDA_FOUND OFF)
+if(TESSERA_ENABLE_CUDA)
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(CMAKE_CUDA_ARCHITECTURES ${TESSERA_CUDA_ARCHS})
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(TESSERA_CUDA_FOUND ON)
+  else()
+    message(STATUS "Tessera: no CUDA compiler found; CUDA parts are not built")
+  endif()
+endif()
+
+# ---- HIP (clang) ----------------------------------------------------------------------
+set(TESSERA_HIP_FOUND OFF)
+if(TESSERA_ENABLE_HIP)
+  if(NOT TESSERA_HIP_CLANG)
+    find_program(TESSERA_HIP_CLANG_FOUND NAMES clang++-22)
+    if(TESSERA_HIP_CLANG_FOUND)
+      set(TESSERA_HIP_CLANG ${TESSERA_HIP_CLANG_FOUND} CACHE FILEPATH "" FORCE)
+    endif()
+  endif()
+  find_path(TESSERA_HIP_INCLUDE_DIR hip/hip_runtime.h PATHS /usr/include /opt/rocm/include)
+  find_library(TESSERA_HIP_RUNTIME amdhip64 PATHS /usr/lib/x86_64-linux-gnu /opt/rocm/lib)
+  if(TESSERA_HIP_CLANG AND TESSERA_HIP_INCLUDE_DIR)
+    set(TESSERA_HIP_FOUND ON)
+  else()
+    message(STATUS "Tessera: clang++-22 or the HIP headers not found; HIP parts are not built")
+  endif()
+endif()
+
+# ---- FileCheck (for the ISA tests) ----------------------------------------------------
+find_program(TESSERA_FILECHECK NAMES FileCheck-22 FileCheck PATHS /usr/lib/llvm-22/bin)
+
+# Every header, so that custom compile commands rebuild when any header changes.
+file(GLOB_RECURSE TESSERA_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.hpp)
+
+set(TESSERA_HIP_FLAGS -x hip -std=c++17 -O3 -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64
+    -I${PROJECT_SOURCE_DIR}/include -Wall -Wno-unused-result)
+
+# tessera_hip_asm(<out.s> SOURCE <file> ARCH <gfx...> [DEFINES ...])
+# Device-only assembly for one target, built as part of ALL.
+function(tessera_hip_asm out)
+  cmake_parse_arguments(P "" "SOURCE;ARCH" "DEFINES;INCLUDES" ${ARGN})
+  set(defs)
+  foreach(d ${P_DEFINES})
+    list(APPEND defs -D${d})
+  endforeach()
+  set(incs)
+  foreach(i ${P_INCLUDES})
+    list(APPEND incs -I${i})
+  endforeach()
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${TESSERA_HIP_CLANG} ${TESSERA_HIP_FLAGS} ${defs} ${incs} --offload-arch=${P_ARCH}
+            --cuda-device-only -S ${P_SOURCE} -o ${out}
+    DEPENDS ${P_SOURCE} ${TESSERA_HEADERS}
+    COMMENT "HIP ${P_ARCH} assembly: ${P_SOURCE}"
+    VERBATIM)
+endfunction()
+
+# tessera_hip_executable(<name> SOURCES <files> [DEFINES ...] [INCLUDES ...])
+# A host executable with device code for every TESSERA_HIP_ARCHS target, linked
+# against the HIP runtime. It builds here; it runs only where an AMD GPU is present.
+function(tessera_hip_executable name)
+  cmake_parse_arguments(P "" "" "SOURCES;DEFINES;INCLUDES" ${ARGN})
+  set(archs)
+  foreach(a ${TESSERA_HIP_ARCHS})
+    list(APPEND archs --offload-arch=${a})
+  endforeach()
+  set(defs)
+  foreach(d ${P_DEFINES})
+    list(APPEND defs -D${d})
+  endforeach()
+  set(incs)
+  foreach(i ${P_INCLUDES})
+    list(APPEND incs -I${i})
+  endforeach()
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${TESSERA_HIP_CLANG} ${TESSERA_HIP_FLAGS} ${defs} ${incs} ${archs} ${P_SOURCES}
+            -o ${out} -L$<PATH:GET_PARENT_PATH,${TESSERA_HIP_RUNTIME}> -lamdhip64
+    DEPENDS ${P_SOURCES} ${TESSERA_HEADERS}
+    COMMENT "HIP executable ${name} (${TESSERA_HIP_ARCHS})"
+    VERBATIM)
+  add_custom_target(${name} ALL DEPENDS ${out})
+endfunction()
+
+# tessera_cuda_ptxas_report(<out.txt> SOURCE <file> ARCH <90a|100a>)
+# ptxas's resource report (registers, shared memory, stack, spills) for one target.
+function(tessera_cuda_ptxas_report out)
+  cmake_parse_arguments(P "" "SOURCE;ARCH" "DEFINES;INCLUDES" ${ARGN})
+  set(defs)
+  foreach(d ${P_DEFINES})
+    list(APPEND defs -D${d})
+  endforeach()
+  set(incs)
+  foreach(i ${P_INCLUDES})
+    list(APPEND incs -I${i})
+  endforeach()
+  get_filename_component(stem ${out} NAME_WE)
+  set(cubin ${CMAKE_CURRENT_BINARY_DIR}/${stem}.cubin)
+  add_custom_command(OUTPUT ${out} ${cubin}
+    COMMAND ${PROJECT_SOURCE_DIR}/cmake/capture.sh ${out} ${CMAKE_CUDA_COMPILER} -std=c++17 -O3 -I${PROJECT_SOURCE_DIR}/include ${defs} ${incs}
+            -gencode=arch=compute_${P_ARCH},code=sm_${P_ARCH} -cubin -Xptxas -v
+            ${P_SOURCE} -o ${cubin}
+    DEPENDS ${P_SOURCE} ${TESSERA_HEADERS}
+    COMMENT "ptxas report sm_${P_ARCH}: ${P_SOURCE}"
+    VERBATIM)
+endfunction()

@@ -1,0 +1,72 @@
+// One tag per target, with the constants a kernel plans against.
+#pragma once
+#include <cstddef>
+
+namespace tessera {
+
+enum class Vendor { kNvidia, kAmd };
+
+// Shared fields: the numbers differ, the meaning does not.
+//   kWarpSize          threads that issue together (warp / wavefront)
+//   kSmemBytesPerBlock the most shared memory (LDS) one block may use, opt-in included
+//   kRegistersPerSm    32-bit registers per SM / CU (VGPRs+AGPRs on AMD, all SIMDs)
+//   kMaxRegsPerThread  architectural per-thread register limit
+//   kMaxThreadsPerBlock
+struct Sm80 {
+  static constexpr Vendor kVendor = Vendor::kNvidia;
+  static constexpr const char* kName = "sm_80";
+  static constexpr int kWarpSize = 32;
+  static constexpr std::size_t kSmemBytesPerBlock = 163 * 1024;  // 166912, opt-in
+  static constexpr int kRegistersPerSm = 65536;
+  static constexpr int kMaxRegsPerThread = 255;
+  static constexpr int kMaxThreadsPerBlock = 1024;
+};
+
+struct Sm90 {
+  static constexpr Vendor kVendor = Vendor::kNvidia;
+  static constexpr const char* kName = "sm_90a";
+  static constexpr int kWarpSize = 32;
+  static constexpr std::size_t kSmemBytesPerBlock = 227 * 1024;  // 232448, opt-in
+  static constexpr int kRegistersPerSm = 65536;
+  static constexpr int kMaxRegsPerThread = 255;
+  static constexpr int kMaxThreadsPerBlock = 1024;
+};
+
+struct Sm100 {
+  static constexpr Vendor kVendor = Vendor::kNvidia;
+  static constexpr const char* kName = "sm_100a";
+  static constexpr int kWarpSize = 32;
+  static constexpr std::size_t kSmemBytesPerBlock = 227 * 1024;  // 232448, opt-in
+  static constexpr int kRegistersPerSm = 65536;
+  static constexpr int kMaxRegsPerThread = 255;
+  static constexpr int kMaxThreadsPerBlock = 1024;
+};
+
+// CDNA3 (MI300): 64 KiB LDS per workgroup, wave64, 4 SIMDs x 512 VGPRs x 64 lanes.
+struct Gfx942 {
+  static constexpr Vendor kVendor = Vendor::kAmd;
+  static constexpr const char* kName = "gfx942";
+  static constexpr int kWarpSize = 64;
+  static constexpr std::size_t kSmemBytesPerBlock = 64 * 1024;
+  static constexpr int kRegistersPerSm = 4 * 512 * 64;
+  static constexpr int kMaxRegsPerThread = 512;  // arch VGPRs + AGPRs at one wave per SIMD
+  static constexpr int kMaxThreadsPerBlock = 1024;
+};
+
+// CDNA4 (MI355): as gfx942 but with 160 KiB LDS per workgroup.
+struct Gfx950 {
+  static constexpr Vendor kVendor = Vendor::kAmd;
+  static constexpr const char* kName = "gfx950";
+  static constexpr int kWarpSize = 64;
+  static constexpr std::size_t kSmemBytesPerBlock = 160 * 1024;
+  static constexpr int kRegistersPerSm = 4 * 512 * 64;
+  static constexpr int kMaxRegsPerThread = 512;
+  static constexpr int kMaxThreadsPerBlock = 1024;
+};
+
+template <class Arch>
+constexpr bool is_amd = Arch::kVendor == Vendor::kAmd;
+template <class Arch>
+constexpr bool is_nvidia = Arch::kVendor == Vendor::kNvidia;
+
+}  // namespace tessera

@@ -1,0 +1,39 @@
+// Host/device qualifiers and compiler detection shared by nvcc and clang-HIP.
+#pragma once
+
+// Which front end is compiling: clang-HIP defines __HIP__, nvcc defines __CUDACC__.
+#if defined(__HIP__)
+#define TESSERA_HIP 1
+#elif defined(__CUDACC__)
+#define TESSERA_CUDA 1
+#endif
+
+// True only in the device pass (so host-only code paths stay out of kernels).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define TESSERA_DEVICE_PASS 1
+#endif
+
+#if defined(__AMDGCN__)
+#define TESSERA_AMDGCN 1
+#endif
+
+#if defined(TESSERA_HIP) || defined(TESSERA_CUDA)
+#define TESSERA_HOST_DEVICE __host__ __device__
+#define TESSERA_DEVICE __device__
+#define TESSERA_GLOBAL __global__
+#else
+#define TESSERA_HOST_DEVICE
+#define TESSERA_DEVICE
+#define TESSERA_GLOBAL
+#endif
+
+#if defined(_MSC_VER)
+#define TESSERA_FORCEINLINE __forceinline
+#else
+#define TESSERA_FORCEINLINE inline __attribute__((always_inline))
+#endif
+
+// Loop unrolling pragma that both nvcc and clang understand.
+#define TESSERA_PRAGMA(x) _Pragma(#x)
+#define TESSERA_UNROLL TESSERA_PRAGMA(unroll)
+#define TESSERA_NO_UNROLL TESSERA_PRAGMA(unroll 1)

@@ -1,0 +1,73 @@
+// Status: every way a Tessera call can fail, each with a name and a sentence.
+#pragma once
+
+#include "tessera/core/macros.hpp"
+
+namespace tessera {
+
+// X(name, message). One value per distinct problem, so that callers (and tests) can
+// tell "lda too small" from "ldb too small" without parsing text.
+#define TESSERA_STATUS_LIST(X)                                                              \
+  X(kSuccess, "success")                                                                    \
+  X(kErrorNegativeSize, "M, N and K must be >= 0")                                          \
+  X(kErrorLeadingDimA, "lda is smaller than A's layout needs (rows of a column-major A, "   \
+                       "columns of a row-major A)")                                         \
+  X(kErrorLeadingDimB, "ldb is smaller than B's layout needs (rows of a column-major B, "   \
+                       "columns of a row-major B)")                                         \
+  X(kErrorLeadingDimC, "ldc is smaller than C's layout needs")                              \
+  X(kErrorLeadingDimD, "ldd is smaller than D's layout needs")                              \
+  X(kErrorNullA, "A is null but M*K > 0")                                                   \
+  X(kErrorNullB, "B is null but K*N > 0")                                                   \
+  X(kErrorNullC, "C is null but beta != 0 and M*N > 0")                                     \
+  X(kErrorNullD, "D is null but M*N > 0")                                                   \
+  X(kErrorMisalignedA, "A's pointer or lda breaks the alignment this configuration needs")  \
+  X(kErrorMisalignedB, "B's pointer or ldb breaks the alignment this configuration needs")  \
+  X(kErrorMisalignedC, "C's pointer or ldc breaks the alignment this configuration needs")  \
+  X(kErrorMisalignedD, "D's pointer or ldd breaks the alignment this configuration needs")  \
+  X(kErrorOffsetOverflow, "an operand spans 2^31 bytes or more, beyond 32-bit lane offsets") \
+  X(kErrorGridTooLarge, "the problem needs more thread blocks than one launch allows")      \
+  X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
+  X(kErrorWorkspaceTooSmall, "the workspace is smaller than workspace_size() returned")     \
+  X(kErrorUnsupported, "this configuration does not support the requested combination")    \
+  X(kErrorNoDevice, "no GPU device is available")                                           \
+  X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
+  X(kErrorOutOfMemory, "the device ran out of memory")                                      \
+  X(kErrorOutOfResources, "the launch asked for more registers, threads or shared memory "  \
+                          "than the device has")                                            \
+  X(kErrorLaunchFailed, "the kernel launch failed")                                         \
+  X(kErrorInvalidValue, "the runtime rejected an argument (invalid value)")                 \
+  X(kErrorRuntime, "the GPU runtime reported an error not listed here")
+
+enum class Status : int {
+#define TESSERA_STATUS_ENUM(name, message) name,
+  TESSERA_STATUS_LIST(TESSERA_STATUS_ENUM)
+#undef TESSERA_STATUS_ENUM
+};
+
+// "kErrorLeadingDimA" for Status::kErrorLeadingDimA.
+TESSERA_HOST_DEVICE constexpr const char* status_name(Status s) {
+  switch (s) {
+#define TESSERA_STATUS_NAME(name, message) \
+  case Status::name:                       \
+    return #name;
+    TESSERA_STATUS_LIST(TESSERA_STATUS_NAME)
+#undef TESSERA_STATUS_NAME
+  }
+  return "unknown Status";
+}
+
+// A sentence saying what is wrong and, where it helps, what would be right.
+TESSERA_HOST_DEVICE constexpr const char* status_message(Status s) {
+  switch (s) {
+#define TESSERA_STATUS_MESSAGE(name, message) \
+  case Status::name:                          \
+    return message;
+    TESSERA_STATUS_LIST(TESSERA_STATUS_MESSAGE)
+#undef TESSERA_STATUS_MESSAGE
+  }
+  return "unknown Status";
+}
+
+TESSERA_HOST_DEVICE constexpr bool ok(Status s) { return s == Status::kSuccess; }
+
+}  // namespace tessera
