@@ -16,8 +16,8 @@ namespace tessera {
                        "columns of a row-major B)")                                         \
   X(kErrorLeadingDimC, "ldc is smaller than C's layout needs")                              \
   X(kErrorLeadingDimD, "ldd is smaller than D's layout needs")                              \
-  X(kErrorNullA, "A is null but M*K > 0")                                                   \
-  X(kErrorNullB, "B is null but K*N > 0")                                                   \
+  X(kErrorNullA, "A is null but the product reads it (M, N and K all > 0)")                                                   \
+  X(kErrorNullB, "B is null but the product reads it (M, N and K all > 0)")                                                   \
   X(kErrorNullC, "C is null but beta != 0 and M*N > 0")                                     \
   X(kErrorNullD, "D is null but M*N > 0")                                                   \
   X(kErrorMisalignedA, "A's pointer or lda breaks the alignment this configuration needs")  \
