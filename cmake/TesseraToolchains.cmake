@@ -93,7 +93,7 @@ function(tessera_hip_executable name)
     DEPENDS ${P_SOURCES} ${TESSERA_HEADERS}
     COMMENT "HIP executable ${name} (${TESSERA_HIP_ARCHS})"
     VERBATIM)
-  add_custom_target(${name} ALL DEPENDS ${out})
+  add_custom_target(${name}_target ALL DEPENDS ${out})  # a target may not share the file's name
 endfunction()
 
 # tessera_cuda_ptxas_report(<out.txt> SOURCE <file> ARCH <90a|100a>)
@@ -108,12 +108,15 @@ function(tessera_cuda_ptxas_report out)
   foreach(i ${P_INCLUDES})
     list(APPEND incs -I${i})
   endforeach()
-  get_filename_component(stem ${out} NAME_WE)
+  # NAME_WLE: out names like k.sm_90a.txt and k.sm_100a.txt must give distinct cubins.
+  get_filename_component(stem ${out} NAME_WLE)
   set(cubin ${CMAKE_CURRENT_BINARY_DIR}/${stem}.cubin)
+  # -x cu: sources shared with the HIP build are named .cpp, which nvcc would otherwise
+  # treat as host-only C++.
   add_custom_command(OUTPUT ${out} ${cubin}
     COMMAND ${PROJECT_SOURCE_DIR}/cmake/capture.sh ${out} ${CMAKE_CUDA_COMPILER} -std=c++17 -O3 -I${PROJECT_SOURCE_DIR}/include ${defs} ${incs}
             -gencode=arch=compute_${P_ARCH},code=sm_${P_ARCH} -cubin -Xptxas -v
-            ${P_SOURCE} -o ${cubin}
+            -x cu ${P_SOURCE} -o ${cubin}
     DEPENDS ${P_SOURCE} ${TESSERA_HEADERS}
     COMMENT "ptxas report sm_${P_ARCH}: ${P_SOURCE}"
     VERBATIM)

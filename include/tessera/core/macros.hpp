@@ -13,8 +13,10 @@
 #define TESSERA_DEVICE_PASS 1
 #endif
 
-#if defined(__AMDGCN__)
-#define TESSERA_AMDGCN 1
+// The device pass for an AMD GPU. clang's HIP host pass defines __AMDGCN__ too (the
+// offload target's macro), so that alone does not mean AMD device code.
+#if defined(__AMDGCN__) && (defined(__HIP_DEVICE_COMPILE__) || !defined(__HIP__))
+#define TESSERA_AMD_DEVICE_PASS 1
 #endif
 
 #if defined(TESSERA_HIP) || defined(TESSERA_CUDA)
@@ -25,6 +27,18 @@
 #define TESSERA_HOST_DEVICE
 #define TESSERA_DEVICE
 #define TESSERA_GLOBAL
+#endif
+
+// Threads per block the kernel is compiled for, and the blocks per SM its register use
+// must allow (CUDA's __launch_bounds__ comes from the runtime headers under HIP, and
+// HIP has no minimum-blocks form).
+#if defined(TESSERA_HIP)
+#define TESSERA_LAUNCH_BOUNDS(threads, min_blocks) \
+  __attribute__((amdgpu_flat_work_group_size(1, threads)))
+#elif defined(TESSERA_CUDA)
+#define TESSERA_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads, min_blocks)
+#else
+#define TESSERA_LAUNCH_BOUNDS(threads, min_blocks)
 #endif
 
 #if defined(_MSC_VER)

@@ -3,7 +3,6 @@
 // convert (round to nearest even) and carry bits, which is all a GEMM's operands need.
 #pragma once
 #include <cstdint>
-#include <cstring>
 
 #include "tessera/core/macros.hpp"
 
@@ -18,7 +17,7 @@ TESSERA_HOST_DEVICE TESSERA_FORCEINLINE std::uint32_t float_to_bits(float f) {
   return __float_as_uint(f);
 #else
   std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
+  __builtin_memcpy(&u, &f, sizeof u);
   return u;
 #endif
 }
@@ -28,7 +27,7 @@ TESSERA_HOST_DEVICE TESSERA_FORCEINLINE float bits_to_float(std::uint32_t u) {
   return __uint_as_float(u);
 #else
   float f;
-  std::memcpy(&f, &u, sizeof f);
+  __builtin_memcpy(&f, &u, sizeof f);
   return f;
 #endif
 }
@@ -104,7 +103,7 @@ struct half_t {
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE static float to_float(std::uint16_t b) {
 #if defined(__CUDA_ARCH__)
     return __half2float(__ushort_as_half(b));
-#elif defined(__AMDGCN__)
+#elif defined(TESSERA_AMD_DEVICE_PASS)
     return float(__builtin_bit_cast(_Float16, b));
 #else
     return bits_to_float(detail::half_bits_to_float_bits(b));
@@ -113,7 +112,7 @@ struct half_t {
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE static std::uint16_t from_float(float f) {
 #if defined(__CUDA_ARCH__)
     return __half_as_ushort(__float2half_rn(f));
-#elif defined(__AMDGCN__)
+#elif defined(TESSERA_AMD_DEVICE_PASS)
     return __builtin_bit_cast(std::uint16_t, static_cast<_Float16>(f));
 #else
     return detail::float_bits_to_half_bits(float_to_bits(f));

@@ -1,0 +1,27 @@
+// Prints the shared-memory plan of every kernel configuration the examples compile,
+// for each target: which buffers share bytes, the total the kernel allocates, the
+// lower bound, and what no reuse would cost. Host-only: runs anywhere.
+#include <cstdio>
+
+#include "example_configs.hpp"
+#include "tessera/gemm/kernel/fma_smem_plan.hpp"
+
+template <class Config>
+void print_plan(const char* what) {
+  using Plan = typename tessera::gemm::FmaSmemPlan<Config>::Plan;
+  char title[256];
+  std::snprintf(title, sizeof title, "%s on %s: block %dx%dx%d, thread %dx%d, %d threads", what,
+                Config::Arch::kName, Config::kBlockM, Config::kBlockN, Config::kBlockK,
+                Config::kThreadM, Config::kThreadN, Config::kThreads);
+  Plan::print(stdout, title);
+  std::printf("  capacity of %s: %zu bytes per block\n\n", Config::Arch::kName,
+              std::size_t(Config::Arch::kSmemBytesPerBlock));
+}
+
+int main() {
+  print_plan<examples::FmaF32RowMajor<tessera::Sm90>>("fma_gemm (fp32, row-major)");
+  print_plan<examples::FmaF32RowMajor<tessera::Sm100>>("fma_gemm (fp32, row-major)");
+  print_plan<examples::FmaF32RowMajor<tessera::Gfx942>>("fma_gemm (fp32, row-major)");
+  print_plan<examples::FmaF32RowMajor<tessera::Gfx950>>("fma_gemm (fp32, row-major)");
+  return 0;
+}

@@ -1,0 +1,90 @@
+// FmaConfig: every compile-time choice of the FMA GEMM, checked once with messages a
+// person can act on.
+#pragma once
+#include <type_traits>
+
+#include "tessera/arch/arch.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/layout/matrix_layout.hpp"
+
+namespace tessera::gemm {
+
+template <class T>
+constexpr bool is_fma_element =
+    std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
+template <class L>
+constexpr bool is_matrix_layout = std::is_same_v<L, RowMajor> || std::is_same_v<L, ColumnMajor>;
+
+// Defaults per vendor, measured (benchmark/notes/fma.md): on Hopper a 128x256x16 tile of
+// 512 threads (4 warps per scheduler at 128 registers each) reached 0.9x cuBLAS SGEMM;
+// the AMD default must fit gfx942's 64 KiB of LDS.
+template <class Arch>
+using DefaultFmaBlockTile =
+    std::conditional_t<is_nvidia<Arch>, GemmShape<128, 256, 16>, GemmShape<128, 128, 8>>;
+template <class Arch>
+constexpr int kDefaultFmaMinBlocks = is_nvidia<Arch> ? 1 : 2;
+
+// BlockTile: the output tile one block computes and its K step (GemmShape<M, N, K>).
+// kMinBlocksPerSm: occupancy the register allocation must allow (registers per thread
+// are capped at register file / (threads x this)).
+// ThreadTile: the outputs one thread accumulates (GemmShape<TM, TN, 1>); each thread owns
+// TM/4 x TN/4 sub-blocks of 4x4, spaced evenly over the block tile, so that its shared-
+// memory reads are 16-byte vectors and neighbouring threads read neighbouring vectors.
+template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
+          class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
+          class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = GemmShape<8, 8, 1>,
+          int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>>
+struct FmaConfig {
+  using Arch = Arch_;
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using ElementC = ElementC_;  // C and D share a type and a layout
+  using ElementAccumulator = ElementAccumulator_;
+  using LayoutA = LayoutA_;
+  using LayoutB = LayoutB_;
+  using LayoutC = LayoutC_;
+  using BlockTile = BlockTile_;
+  using ThreadTile = ThreadTile_;
+  static constexpr int kStages = kStages_;
+  // Blocks the compiler must fit on one SM/CU at once (__launch_bounds__): it caps the
+  // registers per thread at register file / (threads x this).
+  static constexpr int kMinBlocksPerSm = kMinBlocksPerSm_;
+
+  static constexpr int kBlockM = BlockTile::kM;
+  static constexpr int kBlockN = BlockTile::kN;
+  static constexpr int kBlockK = BlockTile::kK;
+  static constexpr int kThreadM = ThreadTile::kM;
+  static constexpr int kThreadN = ThreadTile::kN;
+  static constexpr int kThreadsM = kBlockM / kThreadM;
+  static constexpr int kThreadsN = kBlockN / kThreadN;
+  static constexpr int kThreads = kThreadsM * kThreadsN;
+
+  static_assert(is_fma_element<ElementA> && is_fma_element<ElementB> && is_fma_element<ElementC>,
+                "Tessera FMA GEMM: A, B and C/D must each be float, half_t or bfloat16_t");
+  static_assert(std::is_same_v<ElementAccumulator, float>,
+                "Tessera FMA GEMM: the accumulator type must be float");
+  static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
+                "Tessera FMA GEMM: layouts must be tessera::RowMajor or tessera::ColumnMajor");
+  static_assert(kStages == 2,
+                "Tessera FMA GEMM: the FMA kernel double-buffers through registers (it converts "
+                "f16/bf16 to float on the way into shared memory), so kStages must be 2");
+  static_assert(ThreadTile::kK == 1, "Tessera FMA GEMM: ThreadTile's K extent must be 1");
+  static_assert(kThreadM % 4 == 0 && kThreadN % 4 == 0,
+                "Tessera FMA GEMM: ThreadTile M and N must be multiples of 4 (16-byte reads)");
+  static_assert(kBlockM % kThreadM == 0 && kBlockN % kThreadN == 0,
+                "Tessera FMA GEMM: BlockTile M and N must be multiples of ThreadTile M and N");
+  static_assert(kThreads % Arch::kWarpSize == 0,
+                "Tessera FMA GEMM: the thread count (BlockTile / ThreadTile) must be a multiple of "
+                "the target's warp/wave size");
+  static_assert(kThreads <= Arch::kMaxThreadsPerBlock,
+                "Tessera FMA GEMM: BlockTile / ThreadTile needs more threads than a block may have");
+  static_assert(kBlockK % 4 == 0, "Tessera FMA GEMM: BlockTile K must be a multiple of 4");
+  static_assert(kBlockM * kBlockK % (4 * kThreads) == 0 && kBlockN * kBlockK % (4 * kThreads) == 0,
+                "Tessera FMA GEMM: each operand tile (BlockTile M or N times K) must split into "
+                "4-element vectors evenly over the threads");
+  static_assert(kThreadM * kThreadN <= 128,
+                "Tessera FMA GEMM: more than 128 accumulators per thread would spill registers");
+};
+
+}  // namespace tessera::gemm

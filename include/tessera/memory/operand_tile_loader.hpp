@@ -1,0 +1,177 @@
+// Loads one operand tile of a GEMM (A: kOuter = rows of M; B: kOuter = columns of N;
+// both kDepth deep along K) from global memory into registers as float, then stores
+// it into a shared-memory stage laid out [k][outer] (K-major), which is what an FMA
+// or outer-product consumer reads as contiguous vectors along M or N.
+//
+// Canonical pointers (ARCHITECTURE.md): the block keeps one uniform base pointer,
+// advanced by a K step per tile, and each thread a 32-bit element offset computed once.
+// Out-of-range elements read 0:
+//   NVIDIA: predicated loads; 4-element vector loads where the operand is aligned and the
+//           vector is wholly inside the matrix;
+//   AMD:    raw buffer loads through a buffer resource whose num_records ends the
+//           operand; an out-of-range lane gets an offset past num_records, which the
+//           hardware answers with 0, so edge tiles take no branch.
+#pragma once
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/vector.hpp"
+
+#if defined(TESSERA_HIP)
+#include "tessera/arch/amd/buffer.hpp"
+#endif
+
+namespace tessera {
+
+template <class Element, class Layout, bool kIsA, int kOuter, int kDepth, int kThreads>
+struct OperandTileLoader {
+  // A row-major is contiguous along K; B row-major is contiguous along N (the outer
+  // dimension); column-major swaps both.
+  static constexpr bool kContiguousK = (kIsA == Layout::kIsRowMajor);
+  static constexpr int kVec = 4;
+  static constexpr int kVectors = kOuter * kDepth / kVec;
+  static constexpr int kPerThread = kVectors / kThreads;
+  // Row stride of the shared-memory stage, in floats. The 4-float pad keeps rows 16-byte
+  // aligned and moves the K-contiguous (transposing) stores of lanes k and k+4 onto
+  // different bank halves: 4 * (kOuter + 4) words apart is 16 banks apart when kOuter is
+  // a multiple of 32 (test/unit/test_swizzle.cpp counts this).
+  static constexpr int kSmemStride = kOuter + 4;
+  static constexpr int kStageFloats = kDepth * kSmemStride;
+
+  static_assert(kDepth % kVec == 0 && kOuter % kVec == 0,
+                "Tessera: operand tiles are loaded in 4-element vectors: the tile's M/N and K "
+                "extents must be multiples of 4");
+  static_assert(kVectors % kThreads == 0,
+                "Tessera: the operand tile must split evenly into 4-element vectors over the "
+                "block's threads (tile_outer * tile_k / 4 must be a multiple of the thread count)");
+
+  const Element* base;         // element (outer0, k0) of the current K tile
+  std::int64_t k_step;         // elements between consecutive K tiles
+  std::int64_t bytes_left;     // bytes from `base` to the end of the operand (AMD range)
+  std::uint32_t offset[kPerThread];  // element offset of each vector's first element
+  int outer[kPerThread];       // tile-local coordinates of each vector's first element
+  int depth[kPerThread];
+  int outer_limit;             // rows (A) / columns (B) left from this tile's origin
+  bool vector_ok;              // base and ld allow 4-element aligned vector loads
+  float regs[kPerThread][kVec];
+
+  // `origin` points at the operand's element (outer0, 0); extent_outer is M (A) or N (B);
+  // `span_elems` counts elements from `origin` to one past the operand's last element.
+  TESSERA_DEVICE void init(const Element* origin, std::int64_t ld, int extent_outer_left,
+                           std::int64_t span_elems, bool aligned, int tid) {
+    base = origin;
+    k_step = kContiguousK ? kDepth : std::int64_t(kDepth) * ld;
+    bytes_left = span_elems * std::int64_t(sizeof(Element));
+    outer_limit = extent_outer_left;
+    vector_ok = aligned;
+    TESSERA_UNROLL
+    for (int j = 0; j < kPerThread; ++j) {
+      const int v = tid + j * kThreads;
+      if (kContiguousK) {
+        outer[j] = v / (kDepth / kVec);
+        depth[j] = (v % (kDepth / kVec)) * kVec;
+        offset[j] = std::uint32_t(std::int64_t(outer[j]) * ld + depth[j]);
+      } else {
+        depth[j] = v / (kOuter / kVec);
+        outer[j] = (v % (kOuter / kVec)) * kVec;
+        offset[j] = std::uint32_t(std::int64_t(depth[j]) * ld + outer[j]);
+      }
+    }
+  }
+
+  // Element i of vector j is inside the matrix, given K left from this tile's origin.
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool in_range(int j, int i, int k_left) const {
+    return kContiguousK ? (outer[j] < outer_limit && depth[j] + i < k_left)
+                        : (outer[j] + i < outer_limit && depth[j] < k_left);
+  }
+
+  // Issue this tile's global loads into registers; k_left = K - k0 of this tile.
+  TESSERA_DEVICE TESSERA_FORCEINLINE void load(int k_left) {
+#if defined(TESSERA_HIP)
+    // The descriptor is rebuilt from the advanced base each tile (scalar work): the
+    // scalar offset of a buffer load is not range-checked, only the lane offset is.
+    const std::int64_t range = bytes_left < kOutOfRange ? bytes_left : kOutOfRange;
+    const amd::BufferResource rsrc = amd::make_buffer_resource(base, std::uint32_t(range));
+    TESSERA_UNROLL
+    for (int j = 0; j < kPerThread; ++j) {
+      TESSERA_UNROLL
+      for (int i = 0; i < kVec; ++i) {
+        const std::uint32_t byte_offset =
+            in_range(j, i, k_left) ? (offset[j] + i) * std::uint32_t(sizeof(Element)) : kOutOfRange;
+        regs[j][i] = load_element(rsrc, byte_offset);
+      }
+    }
+#else
+    TESSERA_UNROLL
+    for (int j = 0; j < kPerThread; ++j) {
+      const Element* p = base + offset[j];
+      if (vector_ok && in_range(j, kVec - 1, k_left)) {  // the last element in range: all are
+        load_vector(p, regs[j]);
+      } else {
+        TESSERA_UNROLL
+        for (int i = 0; i < kVec; ++i) {
+          regs[j][i] = in_range(j, i, k_left) ? to_float(p[i]) : 0.0f;
+        }
+      }
+    }
+#endif
+  }
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE void advance() {
+    base += k_step;
+    bytes_left -= k_step * std::int64_t(sizeof(Element));
+  }
+
+  // Write the registers into one shared-memory stage ([kDepth][kSmemStride] floats).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void store(float* stage) const {
+    TESSERA_UNROLL
+    for (int j = 0; j < kPerThread; ++j) {
+      if (kContiguousK) {
+        TESSERA_UNROLL
+        for (int i = 0; i < kVec; ++i) stage[(depth[j] + i) * kSmemStride + outer[j]] = regs[j][i];
+      } else {
+        Float4 v;
+        v.x = regs[j][0];
+        v.y = regs[j][1];
+        v.z = regs[j][2];
+        v.w = regs[j][3];
+        *reinterpret_cast<Float4*>(&stage[depth[j] * kSmemStride + outer[j]]) = v;
+      }
+    }
+  }
+
+ private:
+#if defined(TESSERA_HIP)
+  // A lane offset the descriptor's range (clamped to this) always rejects: it reads 0.
+  static constexpr std::uint32_t kOutOfRange = 0x80000000u;
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE static float load_element(amd::BufferResource r,
+                                                               std::uint32_t byte_offset) {
+    if constexpr (sizeof(Element) == 4) {
+      return bits_to_float(amd::buffer_load<4>(r, byte_offset));
+    } else {
+      return to_float(Element::from_bits(amd::buffer_load<2>(r, byte_offset)));
+    }
+  }
+#endif
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void load_vector(const Element* p, float* out) {
+    if constexpr (sizeof(Element) == 4) {
+      const Float4 v = *reinterpret_cast<const Float4*>(p);
+      out[0] = v.x;
+      out[1] = v.y;
+      out[2] = v.z;
+      out[3] = v.w;
+    } else {
+      static_assert(sizeof(Element) == 2, "Tessera: operand elements are 4 or 2 bytes");
+      const U32x2 v = *reinterpret_cast<const U32x2*>(p);
+      out[0] = to_float(Element::from_bits(std::uint16_t(v.x & 0xffffu)));
+      out[1] = to_float(Element::from_bits(std::uint16_t(v.x >> 16)));
+      out[2] = to_float(Element::from_bits(std::uint16_t(v.y & 0xffffu)));
+      out[3] = to_float(Element::from_bits(std::uint16_t(v.y >> 16)));
+    }
+  }
+};
+
+}  // namespace tessera

@@ -1,0 +1,33 @@
+# Runs FileCheck for one ISA test (cmake -P, so ctest needs no shell):
+#   cmake -DFILECHECK=<exe> -DINPUT=<.s or ptxas report> -DCHECKS=<source with the
+#         CHECK lines> -DPREFIXES=<A,B> [-DPLAN_TOOL=<exe>] -P run_filecheck.cmake
+# With PLAN_TOOL, the tool's output (the planner's total, in bytes) becomes the numeric
+# FileCheck variable PLAN_TOTAL, so checks compare the code object with the plan
+# rather than with a number copied into the test.
+foreach(var FILECHECK INPUT CHECKS PREFIXES)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_filecheck.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT EXISTS "${INPUT}")
+  message(FATAL_ERROR "run_filecheck.cmake: ${INPUT} does not exist; build first (cmake --build)")
+endif()
+
+set(defines)
+if(PLAN_TOOL)
+  execute_process(COMMAND "${PLAN_TOOL}" OUTPUT_VARIABLE total RESULT_VARIABLE rc
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0 OR NOT total MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "run_filecheck.cmake: ${PLAN_TOOL} failed (${rc}) or printed '${total}', "
+                        "not a byte count")
+  endif()
+  message(STATUS "plan total from ${PLAN_TOOL}: ${total} bytes")
+  list(APPEND defines "-D#PLAN_TOTAL=${total}")
+endif()
+
+execute_process(COMMAND "${FILECHECK}" "--input-file=${INPUT}" "${CHECKS}"
+                        "--check-prefixes=${PREFIXES}" ${defines}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "FileCheck (${PREFIXES}) failed on ${INPUT}")
+endif()
