@@ -212,7 +212,6 @@ struct Program {
   Mask touched[kSlots] = {};
   Mask successors[kSlots] = {};  // bit q set: control may go from this point to q
   Mask entries = 0;              // points control may start at
-  std::size_t loop_begin[kSlots + 8] = {}, loop_end[kSlots + 8] = {}, loops = 0;  // TVM EXPERIMENT
 
   constexpr Mask add_point(Mask point_reads, Mask point_kills, Mask point_touched) {
     reads[size] = point_reads;
@@ -275,10 +274,7 @@ template <class L, class... N>
 struct Lower<L, Loop<N...>> {
   template <class P>
   static constexpr Fragment emit(P& program) {
-    const std::size_t begin = program.size;  // TVM EXPERIMENT
     Fragment body = Lower<L, Seq<N...>>::emit(program);
-    program.loop_begin[program.loops] = begin;  // TVM EXPERIMENT
-    program.loop_end[program.loops++] = program.size;  // TVM EXPERIMENT
     program.connect(body.exits, body.entries);
     body.passes_through = true;
     return body;
@@ -343,13 +339,6 @@ struct Liveness {
     }
     for (std::size_t p = 0; p < kPoints; ++p)
       r.occupied[p] = r.live_in[p] | r.live_out[p] | kProgram.touched[p];
-    // TVM EXPERIMENT: every buffer touched in a loop occupies memory for the whole loop
-    // (the outermost loop wins because it covers the inner ones).
-    for (std::size_t l = 0; l < kProgram.loops; ++l) {
-      Mask touched = 0;
-      for (std::size_t p = kProgram.loop_begin[l]; p < kProgram.loop_end[l]; ++p) touched |= kProgram.touched[p];
-      for (std::size_t p = kProgram.loop_begin[l]; p < kProgram.loop_end[l]; ++p) r.occupied[p] |= touched;
-    }
     return r;
   }
   static constexpr Occupancy<kPoints> kResult = solve();
