@@ -11,7 +11,7 @@
 # Environment: OUT (results and logs are copied there), TESSERA_BENCH_BUILD_DIR (default
 # build/gpu, the gpu preset's), TESSERA_BENCH_BUDGET_S (wall-time budget of the whole
 # script, build included; default 480), TESSERA_GIT_REV (recorded in the JSON when the
-# tree has no .git).
+# tree has no .git), TESSERA_BENCH_RESULTS_DIR (default benchmark/results).
 set -euo pipefail
 t0=$SECONDS
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +19,8 @@ cd "$root"
 budget=${TESSERA_BENCH_BUDGET_S:-480}
 build=${TESSERA_BENCH_BUILD_DIR:-build/gpu}
 logs=${OUT:-$root/build/bench-logs}
-mkdir -p "$logs" benchmark/results
+results=${TESSERA_BENCH_RESULTS_DIR:-benchmark/results}
+mkdir -p "$logs" "$results"
 say() { echo "device_bench [$((SECONDS - t0))s]: $*"; }
 
 # ---- configure: the gpu preset (sm_90a only, HIP off) ------------------------------------
@@ -62,7 +63,7 @@ for a in "$@"; do
   esac
 done
 [[ ${TESSERA_BENCH_HOT:-0} != 0 && $suffix != *_hot* ]] && suffix="_hot$suffix"
-json="benchmark/results/${dev}_$(date +%F)${suffix}.json"
+json="$results/${dev}_$(date +%F)${suffix}.json"
 rev=${TESSERA_GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 if [[ $rev != unknown ]] && ! git diff --quiet HEAD 2>/dev/null; then rev="$rev-dirty"; fi
 
@@ -95,7 +96,7 @@ if command -v python3 >/dev/null; then
     say "bench_plot.py failed (see $logs/plot.log)"
   cat "$logs/plot.log" 2>/dev/null || true
   if [[ -n ${OUT:-} ]]; then
-    cp benchmark/results/"$(basename "$json" .json)"_*.png "$OUT/" 2>/dev/null || true
+    cp "${json%.json}"_*.png "$OUT/" 2>/dev/null || true
   fi
   say "done in $((SECONDS - t0))s; results: $json${OUT:+ (and in \$OUT)}"
   echo

@@ -164,3 +164,18 @@ TEST_CASE("bad arguments return a Status naming the problem and write nothing", 
   REQUIRE_CUDA(cudaDeviceSynchronize());
   for (const float v : dd.download_with_guard()) REQUIRE(test::is_poison(v));
 }
+
+// A small cross-section for compute-sanitizer (memcheck, racecheck): edge tiles, both
+// tile configurations, every operand path (vector, scalar, transposing stores).
+TEST_CASE("sanitizer cross-section", "[gpu][sanitize]") {
+  const CaseShape shapes[] = {{129, 257, 33, 1, 1.0f, 0.5f}, {7, 5, 3}, {256, 256, 32, 0, 1.0f, 0.0f}};
+  for (const CaseShape& s : shapes) {
+    check_gemm<RowF32>(s);
+    check_gemm<ColF16>(s);
+    check_gemm<SmallTile<float, float, float, ColumnMajor, RowMajor, ColumnMajor>>(s);
+    check_gemm<Default<bfloat16_t, bfloat16_t, float, RowMajor, ColumnMajor, RowMajor>>(s);
+  }
+  CaseShape in_place{65, 70, 17, 0, 1.0f, 1.0f};
+  in_place.in_place = true;
+  check_gemm<RowF32>(in_place);
+}

@@ -100,21 +100,17 @@ struct FmaGemmKernel {
       for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
     }
 
-    // Main loop. Fragments (one k row of A and B for this thread) are double-buffered in
-    // registers: row k+1 is read from shared memory while row k's FMAs run, hiding the
-    // read latency. The next tile's registers go into the other stage at the last k
-    // step, followed by the one barrier per tile; row 0 of that stage is then read
-    // before the last row's FMAs. The global loads of tile kt+1 are issued at k = 0 of
-    // tile kt and consumed only at its last step.
+    // Main loop, two stages and one barrier per K tile: the next tile's global loads are
+    // issued at its first k step and land in registers while this tile's FMAs run; they
+    // go into the other stage after the last k step. (Double-buffering the fragments in
+    // registers as well was slower here and spilled at 128 registers: notes/fma.md.)
     const int k_tiles = int((p.K + kBK - 1) / kBK);
-    float frag_a[2][kTM], frag_b[2][kTN];
     if (k_tiles > 0) {
       load_a.load(int(p.K));
       load_b.load(int(p.K));
       load_a.store(stages_a);
       load_b.store(stages_b);
       block_barrier();
-      load_fragments(stages_a, stages_b, 0, tx, ty, frag_a[0], frag_b[0]);
     }
     for (int kt = 0; kt < k_tiles; ++kt) {
       const bool more = kt + 1 < k_tiles;
@@ -124,19 +120,9 @@ struct FmaGemmKernel {
       float* next_b = stages_b + ((kt & 1) ^ 1) * LoaderB::kStageFloats;
       TESSERA_UNROLL
       for (int k = 0; k < kBK; ++k) {
-        if (k == kBK - 1) {
-          if (more) {
-            load_a.store(next_a);
-            load_b.store(next_b);
-          }
-          block_barrier();  // also orders the last reads before the epilogue's staging
-        }
-        if (k + 1 < kBK) {
-          load_fragments(sa, sb, k + 1, tx, ty, frag_a[(k + 1) & 1], frag_b[(k + 1) & 1]);
-        } else if (more) {
-          load_fragments(next_a, next_b, 0, tx, ty, frag_a[(k + 1) & 1], frag_b[(k + 1) & 1]);
-        }
-        if (k == 0 && more) {
+        float frag_a[kTM], frag_b[kTN];
+        load_fragments(sa, sb, k, tx, ty, frag_a, frag_b);
+        if (k == 0 && more) {  // after the first reads, so they do not queue behind these
           load_a.advance();
           load_b.advance();
           const int k_left = int(p.K - std::int64_t(kt + 1) * kBK);
@@ -146,11 +132,14 @@ struct FmaGemmKernel {
         TESSERA_UNROLL
         for (int i = 0; i < kTM; ++i) {
           TESSERA_UNROLL
-          for (int j = 0; j < kTN; ++j) {
-            acc[i][j] = __builtin_fmaf(frag_a[k & 1][i], frag_b[k & 1][j], acc[i][j]);
-          }
+          for (int j = 0; j < kTN; ++j) acc[i][j] = __builtin_fmaf(frag_a[i], frag_b[j], acc[i][j]);
         }
       }
+      if (more) {
+        load_a.store(next_a);
+        load_b.store(next_b);
+      }
+      block_barrier();  // also orders the last tile's reads before the epilogue's staging
     }
 
     epilogue(p, acc, staging_c, m0, n0, tx, ty, tid);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The main job: build the examples for every target the toolchains allow, then
+#  - with a CUDA GPU: run the example GEMM with verification and time it beside cuBLAS;
+#  - without one: say so, and print each compiled kernel configuration's shared-memory
+#    plan per target and the resources the compilers report (registers, spills, LDS/smem).
+# Arguments (M N K) go to the example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake --preset default >/dev/null
+cmake --build --preset default --target print_plans example_reports \
+  $( [ -d /usr/local/cuda ] && echo fma_gemm_cuda ) \
+  $( command -v clang++-22 >/dev/null && echo fma_gemm_hip_target )
+build=build/default/examples
+
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  echo "== GPU found: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+  "$build/fma_gemm_cuda" "$@"
+  if [ $# -eq 0 ]; then "$build/fma_gemm_cuda" 4097 4095 4103; fi
+  exit 0
+fi
+
+echo "== No GPU on this machine: nothing was run. Built for:"
+ls "$build"/fma_gemm_cuda "$build"/fma_gemm_hip 2>/dev/null | sed 's/^/   /'
+echo "   (CUDA: ${TESSERA_CUDA_ARCHS:-sm_90a, sm_100a}; HIP: gfx942, gfx950)"
+echo
+echo "== Shared-memory plans of the compiled kernel configurations"
+"$build/print_plans"
+echo "== Resources the compilers report, per kernel and target"
+python3 scripts/resource_report.py "$build"/*.ptxas.txt "$build"/*.s
