@@ -54,7 +54,12 @@ struct OperandTileLoader {
   int depth[kPerThread];
   int outer_limit;             // rows (A) / columns (B) left from this tile's origin
   bool vector_ok;              // base and ld allow 4-element aligned vector loads
-  float regs[kPerThread][kVec];
+  // The loaded elements as raw bits, converted to float only when stored to shared
+  // memory: a conversion right after the load would make the thread wait for the load
+  // there (measured: 16-bit operands ran 25% slower that way), and 16-bit elements
+  // packed two to a word take half the registers.
+  static constexpr int kWords = kVec * int(sizeof(Element)) / 4;
+  std::uint32_t raw[kPerThread][kWords];
 
   // `origin` points at the operand's element (outer0, 0); extent_outer is M (A) or N (B);
   // `span_elems` counts elements from `origin` to one past the operand's last element.
@@ -96,10 +101,12 @@ struct OperandTileLoader {
     TESSERA_UNROLL
     for (int j = 0; j < kPerThread; ++j) {
       TESSERA_UNROLL
+      for (int i = 0; i < kWords; ++i) raw[j][i] = 0u;
+      TESSERA_UNROLL
       for (int i = 0; i < kVec; ++i) {
         const std::uint32_t byte_offset =
             in_range(j, i, k_left) ? (offset[j] + i) * std::uint32_t(sizeof(Element)) : kOutOfRange;
-        regs[j][i] = load_element(rsrc, byte_offset);
+        set_element(j, i, load_element_bits(rsrc, byte_offset));
       }
     }
 #else
@@ -107,11 +114,13 @@ struct OperandTileLoader {
     for (int j = 0; j < kPerThread; ++j) {
       const Element* p = base + offset[j];
       if (vector_ok && in_range(j, kVec - 1, k_left)) {  // the last element in range: all are
-        load_vector(p, regs[j]);
+        load_vector(p, raw[j]);
       } else {
         TESSERA_UNROLL
+        for (int i = 0; i < kWords; ++i) raw[j][i] = 0u;  // zero bits are +0 in every type
+        TESSERA_UNROLL
         for (int i = 0; i < kVec; ++i) {
-          regs[j][i] = in_range(j, i, k_left) ? to_float(p[i]) : 0.0f;
+          if (in_range(j, i, k_left)) set_element(j, i, element_bits(p[i]));
         }
       }
     }
@@ -129,47 +138,72 @@ struct OperandTileLoader {
     for (int j = 0; j < kPerThread; ++j) {
       if (kContiguousK) {
         TESSERA_UNROLL
-        for (int i = 0; i < kVec; ++i) stage[(depth[j] + i) * kSmemStride + outer[j]] = regs[j][i];
+        for (int i = 0; i < kVec; ++i) stage[(depth[j] + i) * kSmemStride + outer[j]] = element(j, i);
       } else {
         Float4 v;
-        v.x = regs[j][0];
-        v.y = regs[j][1];
-        v.z = regs[j][2];
-        v.w = regs[j][3];
+        v.x = element(j, 0);
+        v.y = element(j, 1);
+        v.z = element(j, 2);
+        v.w = element(j, 3);
         *reinterpret_cast<Float4*>(&stage[depth[j] * kSmemStride + outer[j]]) = v;
       }
     }
   }
 
  private:
+  // Element i of vector j, as float.
+  TESSERA_DEVICE TESSERA_FORCEINLINE float element(int j, int i) const {
+    if constexpr (sizeof(Element) == 4) {
+      return bits_to_float(raw[j][i]);
+    } else {
+      const std::uint32_t word = raw[j][i / 2];
+      return to_float(Element::from_bits(std::uint16_t(i % 2 ? word >> 16 : word & 0xffffu)));
+    }
+  }
+  // Sets element i of vector j from its bits (the word must have been zeroed for 16-bit).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void set_element(int j, int i, std::uint32_t bits) {
+    if constexpr (sizeof(Element) == 4) {
+      raw[j][i] = bits;
+    } else {
+      raw[j][i / 2] |= i % 2 ? bits << 16 : bits;
+    }
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE static std::uint32_t element_bits(const Element& e) {
+    if constexpr (sizeof(Element) == 4) {
+      return float_to_bits(e);
+    } else {
+      return e.bits;
+    }
+  }
+
 #if defined(TESSERA_HIP)
   // A lane offset the descriptor's range (clamped to this) always rejects: it reads 0.
   static constexpr std::uint32_t kOutOfRange = 0x80000000u;
 
-  TESSERA_DEVICE TESSERA_FORCEINLINE static float load_element(amd::BufferResource r,
-                                                               std::uint32_t byte_offset) {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static std::uint32_t load_element_bits(
+      amd::BufferResource r, std::uint32_t byte_offset) {
     if constexpr (sizeof(Element) == 4) {
-      return bits_to_float(amd::buffer_load<4>(r, byte_offset));
+      return amd::buffer_load<4>(r, byte_offset);
     } else {
-      return to_float(Element::from_bits(amd::buffer_load<2>(r, byte_offset)));
+      return amd::buffer_load<2>(r, byte_offset);
     }
   }
 #endif
 
-  TESSERA_DEVICE TESSERA_FORCEINLINE static void load_vector(const Element* p, float* out) {
+  // kVec elements from a 4 * sizeof(Element)-aligned address, as raw words.
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void load_vector(const Element* p,
+                                                             std::uint32_t (&out)[kWords]) {
     if constexpr (sizeof(Element) == 4) {
       const Float4 v = *reinterpret_cast<const Float4*>(p);
-      out[0] = v.x;
-      out[1] = v.y;
-      out[2] = v.z;
-      out[3] = v.w;
+      out[0] = float_to_bits(v.x);
+      out[1] = float_to_bits(v.y);
+      out[2] = float_to_bits(v.z);
+      out[3] = float_to_bits(v.w);
     } else {
       static_assert(sizeof(Element) == 2, "Tessera: operand elements are 4 or 2 bytes");
       const U32x2 v = *reinterpret_cast<const U32x2*>(p);
-      out[0] = to_float(Element::from_bits(std::uint16_t(v.x & 0xffffu)));
-      out[1] = to_float(Element::from_bits(std::uint16_t(v.x >> 16)));
-      out[2] = to_float(Element::from_bits(std::uint16_t(v.y & 0xffffu)));
-      out[3] = to_float(Element::from_bits(std::uint16_t(v.y >> 16)));
+      out[0] = v.x;
+      out[1] = v.y;
     }
   }
 };
