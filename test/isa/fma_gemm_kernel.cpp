@@ -1,41 +1,150 @@
-// draft
-#include <cstdio>
-
+// ISA checks of the FMA GEMM kernel (include/tessera/gemm/kernel/fma_gemm_kernel.hpp) as
+// users get it: tessera::gemm::fma_gemm_kernel<Config>, explicitly instantiated for the
+// default tiles, built by clang-22 for gfx942 and gfx950 and by nvcc for sm_90a and
+// sm_100a. The same file built by the host compiler, with FMA_ISA_PLAN_CONFIG naming one
+// AMD configuration, prints that configuration's shared-memory plan total, so the LDS
+// size is compared with the planner's number, never with one copied into this file.
+//
+// What is checked (check lines at the bottom; CMake runs FileCheck once per target and
+// configuration, with -D#PLAN_TOTAL=<what the host build prints> on AMD):
+//  AMD, each configuration:
+//   - the operand loads of the prologue and of the main loop are buffer loads (the range
+//     check replaces bounds branches), and no global_load / flat_load comes before the
+//     end of the main loop;
+//   - the main loop (the region from its first label to the backward branch that closes
+//     it) issues buffer loads and waits for them with s_waitcnt vmcnt(N), N >= 1;
+//   - the code object's LDS size equals the plan total; no scratch; no spills.
+//  NVIDIA, each configuration: ptxas reports 0 bytes of stack frame and of spills.
+//
+// Each configuration is a struct derived from its FmaConfig, so that its name shows in
+// the kernel's mangled symbol (fma_gemm_kernel<fma_isa::AmdF32RowMajor>) and the checks
+// can find each kernel by name. The kernel sees the same members as through an alias.
+#include "tessera/arch/arch.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/shape.hpp"
 #include "tessera/gemm/fma_config.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
+#include "tessera/layout/matrix_layout.hpp"
 
 namespace fma_isa {
-using namespace tessera;
-using gemm::FmaConfig;
+using tessera::bfloat16_t;
+using tessera::ColumnMajor;
+using tessera::half_t;
+using tessera::RowMajor;
+using tessera::gemm::FmaConfig;
 
-struct AmdF32RowMajor
-    : FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor> {};
+// For AMD, one Gfx942 configuration serves both AMD builds (gfx942's 64 KiB of LDS is the
+// tighter limit). Default tile: 128x128x8, 256 threads.
+struct AmdF32RowMajor : FmaConfig<tessera::Gfx942, float, RowMajor, float, RowMajor, float, RowMajor> {};
+// 16-bit inputs, converted to float on the way into LDS; A is M-contiguous, so both
+// operands take the vector (non-transposing) shared-memory store.
 struct AmdF16Mixed
-    : FmaConfig<Gfx942, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor> {};
+    : FmaConfig<tessera::Gfx942, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor> {};
 
+// For NVIDIA, the sm_100a build passes FMA_ISA_NV_ARCH=tessera::Sm100, so that each target is
+// compiled with its own tag. Default tile: 128x256x16, 512 threads.
 #ifndef FMA_ISA_NV_ARCH
-#define FMA_ISA_NV_ARCH Sm90
+#define FMA_ISA_NV_ARCH tessera::Sm90
 #endif
-struct NvF32RowMajor
-    : FmaConfig<FMA_ISA_NV_ARCH, float, RowMajor, float, RowMajor, float, RowMajor> {};
-struct NvBf16Mixed
-    : FmaConfig<FMA_ISA_NV_ARCH, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor> {};
+struct NvF32RowMajor : FmaConfig<FMA_ISA_NV_ARCH, float, RowMajor, float, RowMajor, float, RowMajor> {};
+struct NvBf16Mixed : FmaConfig<FMA_ISA_NV_ARCH, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                               bfloat16_t, ColumnMajor> {};
+
 }  // namespace fma_isa
 
 #if defined(TESSERA_HIP) || defined(TESSERA_CUDA)
+
 #include "tessera/gemm/kernel/fma_gemm_kernel.hpp"
+
 namespace tessera::gemm {
 #if defined(TESSERA_HIP)
-template __global__ void fma_gemm_kernel<fma_isa::AmdF32RowMajor>(const FmaParams<fma_isa::AmdF32RowMajor>);
-template __global__ void fma_gemm_kernel<fma_isa::AmdF16Mixed>(const FmaParams<fma_isa::AmdF16Mixed>);
+template __global__ void fma_gemm_kernel<fma_isa::AmdF32RowMajor>(
+    const FmaParams<fma_isa::AmdF32RowMajor>);
+template __global__ void fma_gemm_kernel<fma_isa::AmdF16Mixed>(
+    const FmaParams<fma_isa::AmdF16Mixed>);
 #else
-template __global__ void fma_gemm_kernel<fma_isa::NvF32RowMajor>(const FmaParams<fma_isa::NvF32RowMajor>);
-template __global__ void fma_gemm_kernel<fma_isa::NvBf16Mixed>(const FmaParams<fma_isa::NvBf16Mixed>);
+template __global__ void fma_gemm_kernel<fma_isa::NvF32RowMajor>(
+    const FmaParams<fma_isa::NvF32RowMajor>);
+template __global__ void fma_gemm_kernel<fma_isa::NvBf16Mixed>(
+    const FmaParams<fma_isa::NvBf16Mixed>);
 #endif
-}
-#else
-int main() {
-  std::printf("%zu %zu\n", tessera::gemm::FmaSmemPlan<fma_isa::AmdF32RowMajor>::Plan::kTotalBytes,
-              tessera::gemm::FmaSmemPlan<fma_isa::AmdF16Mixed>::Plan::kTotalBytes);
-}
+}  // namespace tessera::gemm
+
+#else  // host build: prints the plan total of FMA_ISA_PLAN_CONFIG for the checks
+
+#include <cstdio>
+#include <cstring>
+
+#ifndef FMA_ISA_PLAN_CONFIG
+#error "build the host tool with -DFMA_ISA_PLAN_CONFIG=<configuration in namespace fma_isa>"
 #endif
+
+int main(int argc, char** argv) {
+  using Plan = tessera::gemm::FmaSmemPlan<fma_isa::FMA_ISA_PLAN_CONFIG>::Plan;
+  if (argc > 1 && std::strcmp(argv[1], "--print") == 0) {  // the layout, for a person
+    Plan::print(stdout, "fma_gemm_kernel");
+    return 0;
+  }
+  std::printf("%zu\n", Plan::kTotalBytes);
+  return 0;
+}
+
+#endif
+
+// ---- checks for AMD, one FileCheck run per configuration, prefixes AMD + F32 or F16 ----
+// The kernel, found by its symbol; KERNEL is its full name for the metadata below.
+// F32-LABEL: .globl {{_ZN[^ ]*fma_gemm_kernel[^ ]*AmdF32RowMajor[^ ]*}}
+// F16-LABEL: .globl {{_ZN[^ ]*fma_gemm_kernel[^ ]*AmdF16Mixed[^ ]*}}
+// AMD:       {{^}}[[KERNEL:_ZN[^ :]+]]:
+//
+// Prologue: the first tile's operand loads.
+// AMD-NOT:   {{global_load|flat_load}}
+// F32:       buffer_load_dword v
+// F16:       buffer_load_ushort v
+//
+// Main loop. clang lays it out from its first block, a label whose comment says it is
+// in a loop of depth 1 ("in Loop: Header=... Depth=1", or "=>This Inner Loop Header:
+// Depth=1" when the header comes first); the prologue has no loop, so the first such
+// label opens the main loop, and the first later branch back to that label closes it
+// (loops of the epilogue come after). Inside: the next tile's buffer loads, then a wait
+// that leaves later loads in flight. Not forbidden here: the same group of waits ends in
+// vmcnt(0) today, before the tile's FMAs (clang places the stores into the next stage,
+// which need every load, ahead of the FMAs), so the loads overlap no FMA.
+// AMD-NOT:   {{global_load|flat_load}}
+// AMD:       {{^}}[[LOOP:\.LBB[0-9]+_[0-9]+]]:{{.*}} Depth=1{{$}}
+// AMD-NOT:   {{global_load|flat_load}}
+// F32:       buffer_load_dword v
+// F16:       buffer_load_ushort v
+// AMD-NOT:   {{global_load|flat_load}}
+// AMD:       s_waitcnt vmcnt({{[1-9][0-9]*}})
+// AMD-NOT:   {{global_load|flat_load}}
+// AMD:       s_{{c?}}branch{{[a-z_]*}} [[LOOP]]{{$}}
+//
+// Not checked after the loop: the epilogue reads C through a plain pointer
+// (FmaGemmKernel::store_vector), which is global_load_dword today.
+// AMD:       s_endpgm
+//
+// Kernel descriptor: LDS = the plan's total, no scratch.
+// AMD:       .amdhsa_kernel [[KERNEL]]{{$}}
+// AMD-NEXT:  .amdhsa_group_segment_fixed_size [[#PLAN_TOTAL]]{{$}}
+// AMD-NEXT:  .amdhsa_private_segment_fixed_size 0{{$}}
+//
+// Code object metadata. An entry lists .group_segment_fixed_size before .name, so the
+// LDS line checked is the last one before this kernel's name; the fields after the name
+// must come before the next entry (each opens with .agpr_count).
+// AMD:       amdhsa.kernels:
+// AMD:       .group_segment_fixed_size: [[#PLAN_TOTAL]]{{$}}
+// AMD-NOT:   .group_segment_fixed_size:
+// AMD:       .name: {{ *}}[[KERNEL]]{{$}}
+// AMD-NOT:   .agpr_count:
+// AMD:       .private_segment_fixed_size: 0{{$}}
+// AMD-NOT:   .agpr_count:
+// AMD:       .sgpr_spill_count: 0{{$}}
+// AMD-NOT:   .agpr_count:
+// AMD:       .vgpr_spill_count: 0{{$}}
+//
+// ---- checks for NVIDIA, one FileCheck run per configuration, prefixes NV + NV_F32 or NV_BF16 ----
+// NV_F32-LABEL:  Compiling entry function '{{_ZN[^']*fma_gemm_kernel[^']*NvF32RowMajor[^']*}}' for 'sm_{{90a|100a}}'
+// NV_BF16-LABEL: Compiling entry function '{{_ZN[^']*fma_gemm_kernel[^']*NvBf16Mixed[^']*}}' for 'sm_{{90a|100a}}'
+// NV-NEXT:       Function properties for {{_ZN[^ ]*}}
+// NV-NEXT:       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -1,0 +1,13 @@
+// The FMA kernel accumulates with __builtin_fmaf: a double (or half) accumulator is refused.
+#include "tessera/gemm/fma_config.hpp"
+
+using namespace tessera;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Accumulator = double;
+#else
+using Accumulator = float;
+#endif
+using Config =
+    gemm::FmaConfig<Sm90, float, RowMajor, float, RowMajor, float, RowMajor, Accumulator>;
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
