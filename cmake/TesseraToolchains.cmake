@@ -69,11 +69,15 @@ function(tessera_hip_asm out)
     VERBATIM)
 endfunction()
 
-# tessera_hip_executable(<name> SOURCES <files> [DEFINES ...] [INCLUDES ...])
+# tessera_hip_executable(<name> SOURCES <files> [DEFINES ...] [INCLUDES ...] [LIBS ...]
+#                        [DEPENDS ...])
 # A host executable with device code for every TESSERA_HIP_ARCHS target, linked
 # against the HIP runtime. It builds here; it runs only where an AMD GPU is present.
+# LIBS: more link inputs (library files, -l/-L/-Wl,... flags), placed after `-x none`:
+# with `-x hip` in force clang would read a library file as HIP source. DEPENDS: files
+# outside include/ (local headers) whose change must rebuild the executable.
 function(tessera_hip_executable name)
-  cmake_parse_arguments(P "" "" "SOURCES;DEFINES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(P "" "" "SOURCES;DEFINES;INCLUDES;LIBS;DEPENDS" ${ARGN})
   set(archs)
   foreach(a ${TESSERA_HIP_ARCHS})
     list(APPEND archs --offload-arch=${a})
@@ -86,11 +90,15 @@ function(tessera_hip_executable name)
   foreach(i ${P_INCLUDES})
     list(APPEND incs -I${i})
   endforeach()
+  set(libs)
+  if(P_LIBS)
+    set(libs -x none ${P_LIBS})
+  endif()
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(OUTPUT ${out}
     COMMAND ${TESSERA_HIP_CLANG} ${TESSERA_HIP_FLAGS} ${defs} ${incs} ${archs} ${P_SOURCES}
-            -o ${out} -L$<PATH:GET_PARENT_PATH,${TESSERA_HIP_RUNTIME}> -lamdhip64
-    DEPENDS ${P_SOURCES} ${TESSERA_HEADERS}
+            -o ${out} -L$<PATH:GET_PARENT_PATH,${TESSERA_HIP_RUNTIME}> -lamdhip64 ${libs}
+    DEPENDS ${P_SOURCES} ${P_DEPENDS} ${TESSERA_HEADERS}
     COMMENT "HIP executable ${name} (${TESSERA_HIP_ARCHS})"
     VERBATIM)
   add_custom_target(${name}_target ALL DEPENDS ${out})  # a target may not share the file's name

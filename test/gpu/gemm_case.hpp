@@ -50,6 +50,8 @@ struct CaseShape {
   float alpha = 1.0f, beta = 0.0f;
   bool in_place = false;       // C and D are the same buffer
   bool offset_pointers = false;  // operands start one element into their allocation
+  bool workspace = false;        // pass workspace_size() bytes: split-K where it applies
+  bool must_split = false;       // and require that a split was chosen
 };
 
 template <class Config>
@@ -63,6 +65,7 @@ void check_gemm(const CaseShape& s) {
   const std::uint64_t seed = fresh_seed();
   INFO("M=" << s.M << " N=" << s.N << " K=" << s.K << " pad=" << s.pad << " alpha=" << s.alpha
             << " beta=" << s.beta << " in_place=" << s.in_place << " offset=" << s.offset_pointers
+            << " workspace=" << s.workspace
             << " seed=" << seed << " A=" << type_name<EA>::value << "/" << LA::kName
             << " B=" << type_name<EB>::value << "/" << LB::kName
             << " C=" << type_name<EC>::value << "/" << LC::kName);
@@ -91,10 +94,19 @@ void check_gemm(const CaseShape& s) {
   gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, da.ptr + off, lda, db.ptr + off, ldb,
                                    dc.ptr + off, ldc, d_out + off, s.in_place ? ldc : ldd,
                                    s.alpha, s.beta};
-  const Status st = gemm::Gemm<Config>::run(args);
+  const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
+  INFO("workspace bytes " << workspace_bytes);
+  if (s.must_split) REQUIRE(workspace_bytes > 0);
+  void* workspace = nullptr;
+  if (workspace_bytes > 0) {
+    REQUIRE_CUDA(cudaMalloc(&workspace, workspace_bytes));
+    REQUIRE_CUDA(cudaMemset(workspace, 0xff, workspace_bytes));  // NaN: every slice must be written
+  }
+  const Status st = gemm::Gemm<Config>::run(args, workspace);
   INFO("status " << status_name(st));
   REQUIRE(st == Status::kSuccess);
   REQUIRE_CUDA(cudaDeviceSynchronize());
+  if (workspace != nullptr) REQUIRE_CUDA(cudaFree(workspace));
 
   const std::vector<EC> out = (s.in_place ? dc : dd).download_with_guard();
   // The reference runs on the host copies with the same offsets and leading dimensions.

@@ -28,9 +28,15 @@ const CaseShape kSweep[] = {
     {300, 260, 48, 0, 1.0f, 0.0f},  // every dimension a multiple of 4: vector paths
 };
 
+// Every shape twice: without a workspace (never split) and with workspace_size() bytes
+// (split-K wherever the tiles cannot fill the GPU, e.g. 16x300x1000).
 template <class Config>
 void sweep() {
-  for (const CaseShape& s : kSweep) check_gemm<Config>(s);
+  for (CaseShape s : kSweep) {
+    check_gemm<Config>(s);
+    s.workspace = true;
+    check_gemm<Config>(s);
+  }
 }
 
 }  // namespace
@@ -93,6 +99,40 @@ TEST_CASE("operands one element into their allocation take the scalar path", "[g
     check_gemm<ColF16>(s);
     check_gemm<Default<bfloat16_t, bfloat16_t, float, RowMajor, ColumnMajor, ColumnMajor>>(s);
   }
+}
+
+TEST_CASE("split-K matches float64 for every output layout and type", "[gpu][splitk]") {
+  // Few output tiles, deep K: a split is chosen on any GPU with more than 2 SMs.
+  const CaseShape shapes[] = {{100, 200, 5000, 0, 1.0f, 0.0f},  {512, 512, 4096, 1, 0.5f, 2.0f},
+                              {1, 1, 20000, 0, 1.0f, 1.0f},     {130, 7, 3001, 3, -1.0f, 0.25f}};
+  for (CaseShape s : shapes) {
+    s.workspace = true;
+    s.must_split = true;
+    check_gemm<RowF32>(s);
+    check_gemm<ColF16>(s);
+    check_gemm<SmallTile<float, float, float, ColumnMajor, RowMajor, ColumnMajor>>(s);
+    check_gemm<Default<bfloat16_t, bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>>(s);
+    s.in_place = true;
+    check_gemm<RowF32>(s);
+  }
+}
+
+TEST_CASE("a misaligned workspace is refused", "[gpu][splitk][status]") {
+  const std::int64_t M = 64, N = 64, K = 4096;
+  std::vector<float> a(std::size_t(M * K)), b(std::size_t(K * N)), d(std::size_t(M * N));
+  test::fill_random(a, 11);
+  test::fill_random(b, 12);
+  test::poison(d);
+  test::DeviceBuffer<float> da(a), db(b), dd(d);
+  const gemm::Arguments<float, float, float> args{M, N, K, da.ptr, K, db.ptr, N, nullptr, N, dd.ptr, N, 1.0f, 0.0f};
+  const std::size_t bytes = gemm::Gemm<RowF32>::workspace_size(args);
+  REQUIRE(bytes > 0);
+  char* ws = nullptr;
+  REQUIRE_CUDA(cudaMalloc(&ws, bytes + 16));
+  CHECK(gemm::Gemm<RowF32>::run(args, ws + 4) == Status::kErrorWorkspaceMisaligned);
+  CHECK(gemm::Gemm<RowF32>::run(args, ws + 16) == Status::kSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  REQUIRE_CUDA(cudaFree(ws));
 }
 
 TEST_CASE("K = 0 gives D = beta * C; alpha = 0 ignores A*B", "[gpu][edge]") {
@@ -178,4 +218,8 @@ TEST_CASE("sanitizer cross-section", "[gpu][sanitize]") {
   CaseShape in_place{65, 70, 17, 0, 1.0f, 1.0f};
   in_place.in_place = true;
   check_gemm<RowF32>(in_place);
+  CaseShape split{129, 131, 2000, 1, 1.0f, 0.5f};
+  split.workspace = split.must_split = true;
+  check_gemm<RowF32>(split);
+  check_gemm<ColF16>(split);
 }

@@ -11,8 +11,9 @@
 //   - the operand loads of the prologue and of the main loop are buffer loads (the range
 //     check replaces bounds branches), and no global_load / flat_load comes before the
 //     end of the main loop;
-//   - the main loop (the region from its first label to the backward branch that closes
-//     it) issues buffer loads and waits for them with s_waitcnt vmcnt(N), N >= 1;
+//   - in the main loop no vmcnt wait comes before or among the FMAs: the waits for the
+//     next tile's loads follow the FMAs (a sched_barrier pins them there), the first of
+//     them with N >= 1; the loop issues the next tile's loads as buffer loads;
 //   - the code object's LDS size equals the plan total; no scratch; no spills.
 //  NVIDIA, each configuration: ptxas reports 0 bytes of stack frame and of spills.
 //
@@ -58,14 +59,14 @@ struct NvBf16Mixed : FmaConfig<FMA_ISA_NV_ARCH, bfloat16_t, ColumnMajor, bfloat1
 
 namespace tessera::gemm {
 #if defined(TESSERA_HIP)
-template __global__ void fma_gemm_kernel<fma_isa::AmdF32RowMajor>(
+template __global__ void fma_gemm_kernel<fma_isa::AmdF32RowMajor, false>(
     const FmaParams<fma_isa::AmdF32RowMajor>);
-template __global__ void fma_gemm_kernel<fma_isa::AmdF16Mixed>(
+template __global__ void fma_gemm_kernel<fma_isa::AmdF16Mixed, false>(
     const FmaParams<fma_isa::AmdF16Mixed>);
 #else
-template __global__ void fma_gemm_kernel<fma_isa::NvF32RowMajor>(
+template __global__ void fma_gemm_kernel<fma_isa::NvF32RowMajor, false>(
     const FmaParams<fma_isa::NvF32RowMajor>);
-template __global__ void fma_gemm_kernel<fma_isa::NvBf16Mixed>(
+template __global__ void fma_gemm_kernel<fma_isa::NvBf16Mixed, false>(
     const FmaParams<fma_isa::NvBf16Mixed>);
 #endif
 }  // namespace tessera::gemm
@@ -103,25 +104,31 @@ int main(int argc, char** argv) {
 // F16:       buffer_load_ushort v
 //
 // Main loop. clang lays it out from its first block, a label whose comment says it is
-// in a loop of depth 1 ("in Loop: Header=... Depth=1", or "=>This Inner Loop Header:
-// Depth=1" when the header comes first); the prologue has no loop, so the first such
-// label opens the main loop, and the first later branch back to that label closes it
-// (loops of the epilogue come after). Inside: the next tile's buffer loads, then a wait
-// that leaves later loads in flight. Not forbidden here: the same group of waits ends in
-// vmcnt(0) today, before the tile's FMAs (clang places the stores into the next stage,
-// which need every load, ahead of the FMAs), so the loads overlap no FMA.
+// in a loop of depth 1; the prologue has no loop, so the first such label opens the main
+// loop. The property that matters for speed: no wait on global loads before or among
+// the tile's FMAs. The waits come after the sched_barrier that follows the FMAs, one per
+// group of stores into the next stage (vmcnt(N) with N >= 1 for all but the last: the
+// later loads stay in flight), then the barrier; then the next tile's buffer loads and
+// the branch back. The last wait is vmcnt(0): at that point every load in flight
+// belongs to the tile being stored, so 0 is what a ticket count gives.
 // AMD-NOT:   {{global_load|flat_load}}
 // AMD:       {{^}}[[LOOP:\.LBB[0-9]+_[0-9]+]]:{{.*}} Depth=1{{$}}
+// AMD-NOT:   {{global_load|flat_load|s_waitcnt vmcnt}}
+// AMD:       v_{{pk_fma_f32|fma_f32|fmac_f32}}
+// AMD-NOT:   {{global_load|flat_load|s_waitcnt vmcnt}}
+// AMD:       ; sched_barrier mask(0x00000000)
+// AMD-NOT:   {{global_load|flat_load|v_pk_fma_f32|v_fma_f32|v_fmac_f32}}
+// AMD:       s_waitcnt vmcnt({{[1-9][0-9]*}})
+// AMD-NOT:   {{global_load|flat_load|v_pk_fma_f32|v_fma_f32|v_fmac_f32}}
+// AMD:       s_barrier
 // AMD-NOT:   {{global_load|flat_load}}
 // F32:       buffer_load_dword v
 // F16:       buffer_load_ushort v
 // AMD-NOT:   {{global_load|flat_load}}
-// AMD:       s_waitcnt vmcnt({{[1-9][0-9]*}})
-// AMD-NOT:   {{global_load|flat_load}}
 // AMD:       s_{{c?}}branch{{[a-z_]*}} [[LOOP]]{{$}}
 //
-// Not checked after the loop: the epilogue reads C through a plain pointer
-// (FmaGemmKernel::store_vector), which is global_load_dword today.
+// Not checked after the loop: the epilogue reads C and writes D through plain pointers
+// (gemm/epilogue/linear_combination.hpp), global_load / global_store on AMD.
 // AMD:       s_endpgm
 //
 // Kernel descriptor: LDS = the plan's total, no scratch.

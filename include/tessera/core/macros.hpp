@@ -29,12 +29,14 @@
 #define TESSERA_GLOBAL
 #endif
 
-// Threads per block the kernel is compiled for, and the blocks per SM its register use
-// must allow (CUDA's __launch_bounds__ comes from the runtime headers under HIP, and
-// HIP has no minimum-blocks form).
+// Threads per block the kernel is compiled for, and the blocks per SM / CU its register
+// use must allow. On AMD that is waves per EU (SIMD): blocks x threads / (64 lanes x 4
+// SIMDs), at least 1. (CUDA's __launch_bounds__ comes from the runtime headers, which
+// kernels under HIP do not see.)
 #if defined(TESSERA_HIP)
-#define TESSERA_LAUNCH_BOUNDS(threads, min_blocks) \
-  __attribute__((amdgpu_flat_work_group_size(1, threads)))
+#define TESSERA_LAUNCH_BOUNDS(threads, min_blocks)            \
+  __attribute__((amdgpu_flat_work_group_size(1, threads),    \
+                 amdgpu_waves_per_eu(((min_blocks) * (threads) + 255) / 256)))
 #elif defined(TESSERA_CUDA)
 #define TESSERA_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads, min_blocks)
 #else

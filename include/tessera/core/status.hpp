@@ -27,7 +27,7 @@ namespace tessera {
   X(kErrorOffsetOverflow, "an operand spans 2^31 bytes or more, beyond 32-bit lane offsets") \
   X(kErrorGridTooLarge, "the problem needs more thread blocks than one launch allows")      \
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
-  X(kErrorWorkspaceTooSmall, "the workspace is smaller than workspace_size() returned")     \
+  X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \

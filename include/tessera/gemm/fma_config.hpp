@@ -16,14 +16,20 @@ constexpr bool is_fma_element =
 template <class L>
 constexpr bool is_matrix_layout = std::is_same_v<L, RowMajor> || std::is_same_v<L, ColumnMajor>;
 
-// Defaults per vendor, measured (benchmark/notes/fma.md): on Hopper a 128x256x16 tile of
-// 512 threads (4 warps per scheduler at 128 registers each) reached 0.9x cuBLAS SGEMM;
-// the AMD default must fit gfx942's 64 KiB of LDS.
+// Defaults per vendor, measured (benchmark/notes/fma.md). Hopper: a 128x256x16 tile of
+// 256 threads at 16x8 outputs each (0.90x cuBLAS SGEMM at 4096^3, 0.91x at 8192^3 on an
+// H200), which leaves 11-32 registers of the 255 free; the equally fast 512 threads at
+// 8x8 sat at their 128-register cap and spilled in some instantiations. AMD: the tile
+// must fit gfx942's 64 KiB of LDS. One block per SM / CU in both: the NVIDIA tile uses
+// the register file, the AMD tile's 33 KiB of LDS leave gfx942 no room for a second.
 template <class Arch>
 using DefaultFmaBlockTile =
     std::conditional_t<is_nvidia<Arch>, GemmShape<128, 256, 16>, GemmShape<128, 128, 8>>;
 template <class Arch>
-constexpr int kDefaultFmaMinBlocks = is_nvidia<Arch> ? 1 : 2;
+using DefaultFmaThreadTile =
+    std::conditional_t<is_nvidia<Arch>, GemmShape<16, 8, 1>, GemmShape<8, 8, 1>>;
+template <class Arch>
+constexpr int kDefaultFmaMinBlocks = 1;
 
 // BlockTile: the output tile one block computes and its K step (GemmShape<M, N, K>).
 // kMinBlocksPerSm: occupancy the register allocation must allow (registers per thread
@@ -33,7 +39,7 @@ constexpr int kDefaultFmaMinBlocks = is_nvidia<Arch> ? 1 : 2;
 // memory reads are 16-byte vectors and neighbouring threads read neighbouring vectors.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
-          class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = GemmShape<8, 8, 1>,
+          class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
           int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>>
 struct FmaConfig {
   using Arch = Arch_;

@@ -56,9 +56,16 @@ struct OperandTileLoader {
   bool vector_ok;              // base and ld allow 4-element aligned vector loads
   // The loaded elements as raw bits, converted to float only when stored to shared
   // memory: a conversion right after the load would make the thread wait for the load
-  // there (measured: 16-bit operands ran 25% slower that way), and 16-bit elements
-  // packed two to a word take half the registers.
-  static constexpr int kWords = kVec * int(sizeof(Element)) / 4;
+  // there (measured: 16-bit operands ran 25% slower that way). On NVIDIA a 16-bit
+  // vector arrives as two packed words (half the registers). On AMD each 16-bit element
+  // is its own load and keeps its own register: packing two would wait for both loads
+  // right away (seen in the gfx942 assembly).
+#if defined(TESSERA_HIP)
+  static constexpr bool kPacked = false;
+#else
+  static constexpr bool kPacked = sizeof(Element) == 2;
+#endif
+  static constexpr int kWords = kPacked ? kVec / 2 : kVec;
   std::uint32_t raw[kPerThread][kWords];
 
   // `origin` points at the operand's element (outer0, 0); extent_outer is M (A) or N (B);
@@ -100,8 +107,6 @@ struct OperandTileLoader {
     const amd::BufferResource rsrc = amd::make_buffer_resource(base, std::uint32_t(range));
     TESSERA_UNROLL
     for (int j = 0; j < kPerThread; ++j) {
-      TESSERA_UNROLL
-      for (int i = 0; i < kWords; ++i) raw[j][i] = 0u;
       TESSERA_UNROLL
       for (int i = 0; i < kVec; ++i) {
         const std::uint32_t byte_offset =
@@ -155,17 +160,19 @@ struct OperandTileLoader {
   TESSERA_DEVICE TESSERA_FORCEINLINE float element(int j, int i) const {
     if constexpr (sizeof(Element) == 4) {
       return bits_to_float(raw[j][i]);
-    } else {
+    } else if constexpr (kPacked) {
       const std::uint32_t word = raw[j][i / 2];
       return to_float(Element::from_bits(std::uint16_t(i % 2 ? word >> 16 : word & 0xffffu)));
+    } else {
+      return to_float(Element::from_bits(std::uint16_t(raw[j][i])));
     }
   }
-  // Sets element i of vector j from its bits (the word must have been zeroed for 16-bit).
+  // Sets element i of vector j from its bits (a packed word must have been zeroed).
   TESSERA_DEVICE TESSERA_FORCEINLINE void set_element(int j, int i, std::uint32_t bits) {
-    if constexpr (sizeof(Element) == 4) {
-      raw[j][i] = bits;
-    } else {
+    if constexpr (kPacked) {
       raw[j][i / 2] |= i % 2 ? bits << 16 : bits;
+    } else {
+      raw[j][i] = bits;
     }
   }
   TESSERA_DEVICE TESSERA_FORCEINLINE static std::uint32_t element_bits(const Element& e) {
@@ -190,7 +197,8 @@ struct OperandTileLoader {
   }
 #endif
 
-  // kVec elements from a 4 * sizeof(Element)-aligned address, as raw words.
+#if !defined(TESSERA_HIP)
+  // kVec elements from a 4 * sizeof(Element)-aligned address, as raw (packed) words.
   TESSERA_DEVICE TESSERA_FORCEINLINE static void load_vector(const Element* p,
                                                              std::uint32_t (&out)[kWords]) {
     if constexpr (sizeof(Element) == 4) {
@@ -206,6 +214,7 @@ struct OperandTileLoader {
       out[1] = v.y;
     }
   }
+#endif
 };
 
 }  // namespace tessera

@@ -1,12 +1,13 @@
 // The FMA GEMM kernel: D = alpha * A * B + beta * C on the CUDA cores / VALUs.
 //
-// One block computes one BlockM x BlockN tile of D. Per K step it loads an A and a B
-// tile into registers (converting f16/bf16 to float), computes on the other shared-
-// memory stage, then stores the registers into the next stage: two stages, one barrier
-// per step. Each thread accumulates ThreadM x ThreadN outputs from 16-byte shared-memory
-// reads. The epilogue stages the accumulators through shared memory, a band of rows at
-// a time, so that global stores (and the reads of C) are contiguous whatever D's layout;
-// the staging tile aliases the operand stages (the plan below proves it may).
+// One block computes one BlockM x BlockN tile of D (over one K slice, when split-K is
+// on). Per K tile it issues the next tile's global loads into registers, computes on one
+// shared-memory stage while they fly, then stores them into the other stage: two
+// stages, one barrier per K tile. Each thread accumulates ThreadM x ThreadN outputs
+// from 16-byte shared-memory reads. The epilogue stages the accumulators through shared
+// memory, a band of rows at a time, so that global stores (and the reads of C) are
+// contiguous whatever D's layout; the staging tile aliases the operand stages (the plan
+// in fma_smem_plan.hpp proves it may).
 #pragma once
 #include <cstdint>
 
@@ -14,29 +15,30 @@
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/epilogue/linear_combination.hpp"
 #include "tessera/gemm/fma_config.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/operand_tile_loader.hpp"
+
+#if defined(TESSERA_HIP)
+#include "tessera/arch/amd/sched.hpp"
+#endif
 
 namespace tessera::gemm {
 
 // What the host computes once per launch and every block reads.
 template <class Config>
 struct FmaParams {
-  std::int64_t M, N, K;
-  const typename Config::ElementA* A;
-  std::int64_t lda;
-  const typename Config::ElementB* B;
-  std::int64_t ldb;
-  const typename Config::ElementC* C;
-  std::int64_t ldc;
-  typename Config::ElementC* D;
-  std::int64_t ldd;
-  float alpha, beta;
-  std::int64_t span_a, span_b, span_c, span_d;  // elements each operand spans
-  bool vector_a, vector_b, vector_c, vector_d;  // 16-byte vector access allowed
+  Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC> args;
+  std::int64_t span_a, span_b;  // elements from A / B to one past their last element
+  bool vector_a, vector_b;      // base and ld allow aligned 4-element loads
+  LinearCombination<typename Config::ElementC, typename Config::LayoutC> output;
   GroupedRasterScheduler<8> scheduler;
+  int splits;             // K slices; blocks = tiles x splits
+  int k_tiles_per_split;
+  float* partials;        // split-K workspace: `splits` slices of PartialTile layout
 };
 
 template <class Config>
@@ -67,6 +69,10 @@ struct FmaGemmKernel {
   static constexpr std::size_t kDynamicSmemBytes =
       is_nvidia<typename Config::Arch> ? Plan::kTotalBytes : 0;
 
+  // kSplitK: this block computes one K slice of its tile into the split-K workspace. A
+  // separate instantiation, launched only when the host splits: its extra state pushed
+  // the unsplit kernel past the 128-register cap (ptxas spilled, f16 inputs, sm_90a).
+  template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
 #if defined(TESSERA_HIP)
     __shared__ __attribute__((aligned(16))) unsigned char smem[Plan::kTotalBytes];
@@ -77,20 +83,31 @@ struct FmaGemmKernel {
     float* stages_b = Plan::template pointer<StagesB, float>(smem);
     float* staging_c = Plan::template pointer<StagingC, float>(smem);
 
+    const auto& a = p.args;
     const int tid = thread_index();
-    const TileCoord tile = p.scheduler.tile(block_index());
-    const std::int64_t m0 = std::int64_t(tile.m) * kBM;
-    const std::int64_t n0 = std::int64_t(tile.n) * kBN;
+    const std::int64_t tiles = p.scheduler.num_tiles();
+    const int split = kSplitK ? int(block_index() / tiles) : 0;
+    const TileCoord tile = p.scheduler.tile(int(block_index() - split * tiles));
     const int tx = tid % Config::kThreadsN;
     const int ty = tid / Config::kThreadsN;
+
+    // This block's K slice: whole K tiles [kt_begin, kt_begin + k_tiles).
+    const int kt_begin = split * p.k_tiles_per_split;
+    const int k_tiles_total = int((a.K + kBK - 1) / kBK);
+    const int k_tiles = k_tiles_total - kt_begin < p.k_tiles_per_split
+                            ? k_tiles_total - kt_begin
+                            : p.k_tiles_per_split;
+    const std::int64_t k0 = std::int64_t(kt_begin) * kBK;
 
     LoaderA load_a;
     LoaderB load_b;
     {
-      const std::int64_t a_origin = typename Config::LayoutA{}.offset(m0, 0, p.lda);
-      const std::int64_t b_origin = typename Config::LayoutB{}.offset(0, n0, p.ldb);
-      load_a.init(p.A + a_origin, p.lda, int(p.M - m0), p.span_a - a_origin, p.vector_a, tid);
-      load_b.init(p.B + b_origin, p.ldb, int(p.N - n0), p.span_b - b_origin, p.vector_b, tid);
+      const std::int64_t m0 = std::int64_t(tile.m) * kBM;
+      const std::int64_t n0 = std::int64_t(tile.n) * kBN;
+      const std::int64_t a_origin = Config::LayoutA::offset(m0, k0, a.lda);
+      const std::int64_t b_origin = Config::LayoutB::offset(k0, n0, a.ldb);
+      load_a.init(a.A + a_origin, a.lda, int(a.M - m0), p.span_a - a_origin, p.vector_a, tid);
+      load_b.init(a.B + b_origin, a.ldb, int(a.N - n0), p.span_b - b_origin, p.vector_b, tid);
     }
 
     float acc[kTM][kTN];
@@ -104,30 +121,28 @@ struct FmaGemmKernel {
     // issued at its first k step and land in registers while this tile's FMAs run; they
     // go into the other stage after the last k step. (Double-buffering the fragments in
     // registers as well was slower here and spilled at 128 registers: notes/fma.md.)
-    const int k_tiles = int((p.K + kBK - 1) / kBK);
+    // K left from the slice's start: the loads' range checks count in 32 bits (can_implement
+    // keeps every offset below 2^31), which keeps 64-bit arithmetic out of the loop.
+    const int k_left = int(a.K - k0);
     if (k_tiles > 0) {
-      load_a.load(int(p.K));
-      load_b.load(int(p.K));
+      load_a.load(k_left);
+      load_b.load(k_left);
       load_a.store(stages_a);
       load_b.store(stages_b);
       block_barrier();
     }
     for (int kt = 0; kt < k_tiles; ++kt) {
-      const bool more = kt + 1 < k_tiles;
       const float* sa = stages_a + (kt & 1) * LoaderA::kStageFloats;
       const float* sb = stages_b + (kt & 1) * LoaderB::kStageFloats;
-      float* next_a = stages_a + ((kt & 1) ^ 1) * LoaderA::kStageFloats;
-      float* next_b = stages_b + ((kt & 1) ^ 1) * LoaderB::kStageFloats;
       TESSERA_UNROLL
       for (int k = 0; k < kBK; ++k) {
         float frag_a[kTM], frag_b[kTN];
         load_fragments(sa, sb, k, tx, ty, frag_a, frag_b);
-        if (k == 0 && more) {  // after the first reads, so they do not queue behind these
+        if (k == 0 && kt + 1 < k_tiles) {  // after the first reads, not queued before them
           load_a.advance();
           load_b.advance();
-          const int k_left = int(p.K - std::int64_t(kt + 1) * kBK);
-          load_a.load(k_left);
-          load_b.load(k_left);
+          load_a.load(k_left - (kt + 1) * kBK);
+          load_b.load(k_left - (kt + 1) * kBK);
         }
         TESSERA_UNROLL
         for (int i = 0; i < kTM; ++i) {
@@ -135,16 +150,35 @@ struct FmaGemmKernel {
           for (int j = 0; j < kTN; ++j) acc[i][j] = __builtin_fmaf(frag_a[i], frag_b[j], acc[i][j]);
         }
       }
-      if (more) {
-        load_a.store(next_a);
-        load_b.store(next_b);
+      // The next tile's registers go into the other stage after all of this tile's FMAs.
+      // AMD: unconditionally (on the last tile that writes stale registers into a stage no
+      // one reads again), because behind a branch LLVM sinks the FMAs below the stores and
+      // the loads' waits then come before the FMAs (seen in the gfx942 assembly); the
+      // sched_barrier keeps the scheduler from hoisting the stores and their waits into
+      // the FMAs. NVIDIA: only when there is a next tile; storing always spilled at the
+      // 128-register cap (ptxas, sm_90a).
+#if defined(TESSERA_HIP)
+      constexpr bool kStoreAlways = true;
+      amd::sched_barrier<amd::SchedMask::kNone>();
+#else
+      constexpr bool kStoreAlways = false;
+#endif
+      if (kStoreAlways || kt + 1 < k_tiles) {
+        load_a.store(stages_a + ((kt & 1) ^ 1) * LoaderA::kStageFloats);
+        load_b.store(stages_b + ((kt & 1) ^ 1) * LoaderB::kStageFloats);
       }
       block_barrier();  // also orders the last tile's reads before the epilogue's staging
     }
 
-    epilogue(p, acc, staging_c, m0, n0, tx, ty, tid);
+    if constexpr (kSplitK) {
+      const PartialTile<LayoutC> partial{a.M, a.N,
+                                         p.partials + split * PartialTile<LayoutC>::slice_elements(a.M, a.N),
+                                         PartialTile<LayoutC>::leading_dim(a.M, a.N)};
+      epilogue(acc, staging_c, tile, tx, ty, tid, partial);
+    } else {
+      epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
+    }
   }
-
   // Row k of both stages, as this thread's TM values of A and TN values of B: 16-byte
   // reads, one per band of 4.
   TESSERA_DEVICE TESSERA_FORCEINLINE static void load_fragments(const float* sa, const float* sb,
@@ -152,22 +186,20 @@ struct FmaGemmKernel {
                                                                 float (&a)[kTM], float (&b)[kTN]) {
     TESSERA_UNROLL
     for (int s = 0; s < kTM / 4; ++s) {
-      const Float4 v =
-          *reinterpret_cast<const Float4*>(&sa[k * LoaderA::kSmemStride + s * kBandM + ty * 4]);
-      a[4 * s + 0] = v.x;
-      a[4 * s + 1] = v.y;
-      a[4 * s + 2] = v.z;
-      a[4 * s + 3] = v.w;
+      read4(&sa[k * LoaderA::kSmemStride + s * kBandM + ty * 4], &a[4 * s]);
     }
     TESSERA_UNROLL
     for (int s = 0; s < kTN / 4; ++s) {
-      const Float4 v =
-          *reinterpret_cast<const Float4*>(&sb[k * LoaderB::kSmemStride + s * kBandN + tx * 4]);
-      b[4 * s + 0] = v.x;
-      b[4 * s + 1] = v.y;
-      b[4 * s + 2] = v.z;
-      b[4 * s + 3] = v.w;
+      read4(&sb[k * LoaderB::kSmemStride + s * kBandN + tx * 4], &b[4 * s]);
     }
+  }
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void read4(const float* src, float* dst) {
+    const Float4 v = *reinterpret_cast<const Float4*>(src);
+    dst[0] = v.x;
+    dst[1] = v.y;
+    dst[2] = v.z;
+    dst[3] = v.w;
   }
 
   // Row r of band `band` of the tile, column c: where the staging tile keeps it.
@@ -175,12 +207,15 @@ struct FmaGemmKernel {
     return kRowMajorC ? r * kStageCStride + c : c * kStageCStride + r;
   }
 
-  TESSERA_DEVICE static void epilogue(const FmaParams<Config>& p, const float (&acc)[kTM][kTN],
-                                      float* staging, std::int64_t m0, std::int64_t n0, int tx,
-                                      int ty, int tid) {
+  // Accumulators -> shared staging -> `write` (LinearCombination or PartialTile), four
+  // elements at a time in D's contiguous order.
+  template <class Writer>
+  TESSERA_DEVICE static void epilogue(float (&acc)[kTM][kTN], float* staging, TileCoord tile,
+                                      int tx, int ty, int tid, const Writer& write) {
+    const std::int64_t m0 = std::int64_t(tile.m) * kBM;
+    const std::int64_t n0 = std::int64_t(tile.n) * kBN;
     // The staging tile aliases the operand stages: the main loop's last barrier has
     // already ordered every read of them before these writes.
-    const bool read_c = p.beta != 0.0f;
     TESSERA_UNROLL  // acc is indexed by band: a run-time index would move it to local memory
     for (int band = 0; band < kTM / 4; ++band) {
       // 1. This band's accumulators into shared memory.
@@ -193,8 +228,8 @@ struct FmaGemmKernel {
         }
       }
       block_barrier();
-      // 2. The band out to D in D's contiguous order, 4 elements per thread per step.
-      constexpr int kContig = kRowMajorC ? kBN : kBandM;   // along D's contiguous dimension
+      // 2. The band out in D's contiguous order, 4 elements per thread per step.
+      constexpr int kContig = kRowMajorC ? kBN : kBandM;  // along D's contiguous dimension
       constexpr int kStrided = kRowMajorC ? kBandM : kBN;
       constexpr int kVectors = kContig * kStrided / 4;
       const std::int64_t band_m0 = m0 + std::int64_t(band) * kBandM;
@@ -205,65 +240,18 @@ struct FmaGemmKernel {
         const int r = kRowMajorC ? strided : contig;  // row within the band
         const int c = kRowMajorC ? contig : strided;  // column within the tile
         float out[4];
-        const Float4 s = *reinterpret_cast<const Float4*>(
-            &staging[kRowMajorC ? r * kStageCStride + c : c * kStageCStride + r]);
-        out[0] = s.x;
-        out[1] = s.y;
-        out[2] = s.z;
-        out[3] = s.w;
-        store_vector(p, band_m0 + r, n0 + c, out, read_c);
+        read4(&staging[staged_index(r, c)], out);
+        write(band_m0 + r, n0 + c, out);
       }
       block_barrier();  // the next band overwrites the staging tile
     }
   }
-
-  // D[m.., n..] = alpha * out + beta * C for 4 elements along D's contiguous dimension.
-  TESSERA_DEVICE TESSERA_FORCEINLINE static void store_vector(const FmaParams<Config>& p,
-                                                              std::int64_t m, std::int64_t n,
-                                                              float (&out)[4], bool read_c) {
-    const std::int64_t strided = kRowMajorC ? m : n;
-    const std::int64_t contig = kRowMajorC ? n : m;
-    const std::int64_t strided_extent = kRowMajorC ? p.M : p.N;
-    const std::int64_t contig_extent = kRowMajorC ? p.N : p.M;
-    if (strided >= strided_extent || contig >= contig_extent) return;
-    const int valid = contig_extent - contig >= 4 ? 4 : int(contig_extent - contig);
-    const std::int64_t c_off = LayoutC{}.offset(m, n, p.ldc);
-    const std::int64_t d_off = LayoutC{}.offset(m, n, p.ldd);
-    TESSERA_UNROLL
-    for (int i = 0; i < 4; ++i) {
-      float c = 0.0f;
-      if (read_c && i < valid) c = to_float(p.C[c_off + i]);
-      out[i] = read_c ? p.alpha * out[i] + p.beta * c : p.alpha * out[i];
-    }
-    EC* d = p.D + d_off;
-    if (valid == 4 && p.vector_d) {
-      store4(d, out);
-    } else {
-      for (int i = 0; i < valid; ++i) d[i] = from_float<EC>(out[i]);
-    }
-  }
-
-  TESSERA_DEVICE TESSERA_FORCEINLINE static void store4(EC* d, const float (&out)[4]) {
-    if constexpr (sizeof(EC) == 4) {
-      Float4 v;
-      v.x = out[0];
-      v.y = out[1];
-      v.z = out[2];
-      v.w = out[3];
-      *reinterpret_cast<Float4*>(d) = v;
-    } else {
-      U32x2 v;
-      v.x = std::uint32_t(from_float<EC>(out[0]).bits) | (std::uint32_t(from_float<EC>(out[1]).bits) << 16);
-      v.y = std::uint32_t(from_float<EC>(out[2]).bits) | (std::uint32_t(from_float<EC>(out[3]).bits) << 16);
-      *reinterpret_cast<U32x2*>(d) = v;
-    }
-  }
 };
 
-template <class Config>
+template <class Config, bool kSplitK = false>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kMinBlocksPerSm)
     fma_gemm_kernel(const FmaParams<Config> params) {
-  FmaGemmKernel<Config>::run(params);
+  FmaGemmKernel<Config>::template run<kSplitK>(params);
 }
 
 }  // namespace tessera::gemm

@@ -1,0 +1,122 @@
+// What an epilogue does with finished accumulators, four at a time along the output's
+// contiguous dimension (a row of a row-major D, a column of a column-major one):
+//   LinearCombination  D = alpha * acc + beta * C, converted to D's type;
+//   PartialTile        acc as is, into an fp32 split-K workspace slice.
+// Both skip what lies outside the M x N matrix, use 16-byte (8-byte for 16-bit types)
+// accesses where aligned, and element accesses where not.
+#pragma once
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/vector.hpp"
+
+namespace tessera::gemm {
+
+// How many of the 4 elements starting at (m, n) along Layout's contiguous dimension lie
+// inside an M x N matrix (0 when the run starts outside it).
+template <class Layout>
+TESSERA_HOST_DEVICE TESSERA_FORCEINLINE int elements_inside(std::int64_t m, std::int64_t n,
+                                                            std::int64_t M, std::int64_t N) {
+  const std::int64_t strided = Layout::kIsRowMajor ? m : n;
+  const std::int64_t contig = Layout::kIsRowMajor ? n : m;
+  const std::int64_t strided_extent = Layout::kIsRowMajor ? M : N;
+  const std::int64_t contig_extent = Layout::kIsRowMajor ? N : M;
+  if (strided >= strided_extent || contig >= contig_extent) return 0;
+  return contig_extent - contig >= 4 ? 4 : int(contig_extent - contig);
+}
+
+template <class T>
+TESSERA_DEVICE TESSERA_FORCEINLINE void load4(const T* p, float (&out)[4]) {
+  if constexpr (sizeof(T) == 4) {
+    const Float4 v = *reinterpret_cast<const Float4*>(p);
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = v.w;
+  } else {
+    const U32x2 v = *reinterpret_cast<const U32x2*>(p);
+    out[0] = to_float(T::from_bits(std::uint16_t(v.x & 0xffffu)));
+    out[1] = to_float(T::from_bits(std::uint16_t(v.x >> 16)));
+    out[2] = to_float(T::from_bits(std::uint16_t(v.y & 0xffffu)));
+    out[3] = to_float(T::from_bits(std::uint16_t(v.y >> 16)));
+  }
+}
+
+template <class T>
+TESSERA_DEVICE TESSERA_FORCEINLINE void store4(T* p, const float (&in)[4]) {
+  if constexpr (sizeof(T) == 4) {
+    *reinterpret_cast<Float4*>(p) = Float4{in[0], in[1], in[2], in[3]};
+  } else {
+    const auto bits = [](float x) { return std::uint32_t(from_float<T>(x).bits); };
+    *reinterpret_cast<U32x2*>(p) = U32x2{bits(in[0]) | (bits(in[1]) << 16),
+                                         bits(in[2]) | (bits(in[3]) << 16)};
+  }
+}
+
+template <class ElementC, class LayoutC>
+struct LinearCombination {
+  std::int64_t M, N;
+  const ElementC* C;  // not read when beta == 0
+  std::int64_t ldc;
+  ElementC* D;
+  std::int64_t ldd;
+  float alpha, beta;
+  bool vector_c, vector_d;  // base and ld allow aligned 4-element accesses
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n,
+                                                     float (&acc)[4]) const {
+    const int inside = elements_inside<LayoutC>(m, n, M, N);
+    if (inside == 0) return;
+    if (beta != 0.0f) {
+      float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      const ElementC* src = C + LayoutC::offset(m, n, ldc);
+      if (inside == 4 && vector_c) {
+        load4(src, c);
+      } else {
+        TESSERA_UNROLL  // constant indices: a run-time index would put c in local memory
+        for (int i = 0; i < 4; ++i) {
+          if (i < inside) c[i] = to_float(src[i]);
+        }
+      }
+      TESSERA_UNROLL
+      for (int i = 0; i < 4; ++i) acc[i] = alpha * acc[i] + beta * c[i];
+    } else {
+      TESSERA_UNROLL
+      for (int i = 0; i < 4; ++i) acc[i] = alpha * acc[i];
+    }
+    ElementC* dst = D + LayoutC::offset(m, n, ldd);
+    if (inside == 4 && vector_d) {
+      store4(dst, acc);
+    } else {
+      TESSERA_UNROLL
+      for (int i = 0; i < 4; ++i) {
+        if (i < inside) dst[i] = from_float<ElementC>(acc[i]);
+      }
+    }
+  }
+};
+
+// One split's slice of the split-K workspace: an fp32 M x N matrix laid out like D with
+// a leading dimension rounded up to 4, so every 4-element run is one aligned vector.
+template <class LayoutC>
+struct PartialTile {
+  std::int64_t M, N;
+  float* slice;
+  std::int64_t ld;
+
+  TESSERA_HOST_DEVICE static constexpr std::int64_t leading_dim(std::int64_t M, std::int64_t N) {
+    return ((LayoutC::kIsRowMajor ? N : M) + 3) / 4 * 4;
+  }
+  TESSERA_HOST_DEVICE static constexpr std::int64_t slice_elements(std::int64_t M, std::int64_t N) {
+    return (LayoutC::kIsRowMajor ? M : N) * leading_dim(M, N);
+  }
+
+  TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n,
+                                                     float (&acc)[4]) const {
+    if (elements_inside<LayoutC>(m, n, M, N) == 0) return;
+    store4(slice + LayoutC::offset(m, n, ld), acc);  // the rounded ld has room for all 4
+  }
+};
+
+}  // namespace tessera::gemm
