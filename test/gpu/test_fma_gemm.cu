@@ -194,6 +194,12 @@ TEST_CASE("bad arguments return a Status naming the problem and write nothing", 
   // Leading dimensions so large that a tile's offsets pass 2^31 bytes: refused before any
   // memory is touched (the pointers are never dereferenced).
   expect(Status::kErrorOffsetOverflow, [](auto& x) { x.lda = std::int64_t(1) << 28; });
+  // K past 2^31 (the kernel counts K in 32 bits): refused before anything is read.
+  using ColA = Default<float, float, float, ColumnMajor, RowMajor, RowMajor>;
+  auto huge_k = good;
+  huge_k.K = std::int64_t(1) << 31;
+  huge_k.lda = M;
+  CHECK(gemm::Gemm<ColA>::run(huge_k) == Status::kErrorOffsetOverflow);
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const std::vector<float> out = dd.download_with_guard();
   for (const float v : out) REQUIRE(test::is_poison(v));  // no call wrote anything

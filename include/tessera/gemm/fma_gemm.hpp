@@ -39,7 +39,10 @@ struct Gemm {
   static Status can_implement(const Args& a) {
     const Status s = gemm::can_implement<LayoutA, LayoutB, LayoutC>(a);
     if (!ok(s)) return s;
-    if (!block_offsets_fit_32bit(a)) return Status::kErrorOffsetOverflow;
+    // The kernel counts K and per-tile offsets in 32 bits.
+    if (!block_offsets_fit_32bit(a) || a.K > std::int64_t(0x7fffffff) - Config::kBlockK) {
+      return Status::kErrorOffsetOverflow;
+    }
     const auto sched = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
     if (sched.num_tiles() > std::int64_t(0x7fffffff)) return Status::kErrorGridTooLarge;
     return Status::kSuccess;

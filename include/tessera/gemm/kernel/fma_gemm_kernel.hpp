@@ -70,8 +70,9 @@ struct FmaGemmKernel {
       is_nvidia<typename Config::Arch> ? Plan::kTotalBytes : 0;
 
   // kSplitK: this block computes one K slice of its tile into the split-K workspace. A
-  // separate instantiation, launched only when the host splits: its extra state pushed
-  // the unsplit kernel past the 128-register cap (ptxas spilled, f16 inputs, sm_90a).
+  // separate instantiation, launched only when the host splits, so that its extra state
+  // never costs the common path registers (with 512 threads at the 128-register cap it
+  // made ptxas spill: notes/fma.md, v8).
   template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
 #if defined(TESSERA_HIP)
@@ -106,8 +107,11 @@ struct FmaGemmKernel {
       const std::int64_t n0 = std::int64_t(tile.n) * kBN;
       const std::int64_t a_origin = Config::LayoutA::offset(m0, k0, a.lda);
       const std::int64_t b_origin = Config::LayoutB::offset(k0, n0, a.ldb);
-      load_a.init(a.A + a_origin, a.lda, int(a.M - m0), p.span_a - a_origin, p.vector_a, tid);
-      load_b.init(a.B + b_origin, a.ldb, int(a.N - n0), p.span_b - b_origin, p.vector_b, tid);
+      // Rows / columns left, clamped to the tile so that the count fits an int.
+      const int rows_left = int(a.M - m0 < kBM ? a.M - m0 : kBM);
+      const int cols_left = int(a.N - n0 < kBN ? a.N - n0 : kBN);
+      load_a.init(a.A + a_origin, a.lda, rows_left, p.span_a - a_origin, p.vector_a, tid);
+      load_b.init(a.B + b_origin, a.ldb, cols_left, p.span_b - b_origin, p.vector_b, tid);
     }
 
     float acc[kTM][kTN];
@@ -122,7 +126,7 @@ struct FmaGemmKernel {
     // go into the other stage after the last k step. (Double-buffering the fragments in
     // registers as well was slower here and spilled at 128 registers: notes/fma.md.)
     // K left from the slice's start: the loads' range checks count in 32 bits (can_implement
-    // keeps every offset below 2^31), which keeps 64-bit arithmetic out of the loop.
+    // keeps K below 2^31), which keeps 64-bit arithmetic out of the loop.
     const int k_left = int(a.K - k0);
     if (k_tiles > 0) {
       load_a.load(k_left);
@@ -155,8 +159,8 @@ struct FmaGemmKernel {
       // one reads again), because behind a branch LLVM sinks the FMAs below the stores and
       // the loads' waits then come before the FMAs (seen in the gfx942 assembly); the
       // sched_barrier keeps the scheduler from hoisting the stores and their waits into
-      // the FMAs. NVIDIA: only when there is a next tile; storing always spilled at the
-      // 128-register cap (ptxas, sm_90a).
+      // the FMAs. NVIDIA: only when there is a next tile (storing always made ptxas spill
+      // in the 512-thread configuration at its 128-register cap: notes/fma.md, v8).
 #if defined(TESSERA_HIP)
       constexpr bool kStoreAlways = true;
       amd::sched_barrier<amd::SchedMask::kNone>();
