@@ -3,7 +3,7 @@
 //
 // Only what the harness uses is here: memory, copies, streams, events, device
 // properties and error text on the host; thread and block indices and a clock in
-// kernels. The vendor BLAS (cuBLAS / rocBLAS) stays in tessera_bench.cu: the two APIs
+// kernels. The vendor BLAS (cuBLAS / rocBLAS) is in vendor_blas.hpp: the two APIs
 // differ in more than their spelling.
 //
 // Device code under HIP must not reach ockl (the HIP build uses -nogpulib, and Debian's
