@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 cp -r include "$work/include"
 loader="$work/include/tessera/memory/operand_tile_loader.hpp"
-sed -i 's/depth(j) + i < k_left/depth(j) + i < k_left - 1/; s/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' "$loader"
+sed -i 's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' "$loader"
 if cmp -s "$loader" include/tessera/memory/operand_tile_loader.hpp; then
   echo "mutation did not apply"; exit 2
 fi

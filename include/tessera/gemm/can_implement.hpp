@@ -38,17 +38,21 @@ constexpr bool offsets_fit_32bit(const Arguments<EA, EB, EC>& a) {
          operand_bytes<LayoutC, EC>(a.M, a.N, a.ldd) < kLimit;
 }
 
-namespace detail {
-inline bool aligned(const void* p, std::size_t bytes) {
-  return bytes <= 1 || reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
+// Every row (column) of an operand starts `bytes`-aligned: the pointer is, and so is the
+// leading dimension's byte stride (else every line after the first is misaligned).
+// Never less than the element's own alignment.
+template <class T>
+bool lines_aligned(const T* p, std::int64_t ld, std::size_t bytes) {
+  const std::size_t need = bytes > sizeof(T) ? bytes : sizeof(T);
+  const bool ld_ok = need <= sizeof(T) || (std::uint64_t(ld) * sizeof(T)) % need == 0;
+  return reinterpret_cast<std::uintptr_t>(p) % need == 0 && ld_ok;
 }
+
+namespace detail {
+// A null operand is judged by the null checks, not here.
 template <class T>
 bool operand_aligned(const T* p, std::int64_t ld, std::size_t required) {
-  const std::size_t need = required > sizeof(T) ? required : sizeof(T);
-  // A leading dimension whose byte stride is not a multiple of `need` misaligns every
-  // row (column) after the first, even when the base pointer is aligned.
-  const bool ld_ok = need <= sizeof(T) || (std::uint64_t(ld) * sizeof(T)) % need == 0;
-  return p == nullptr || (aligned(p, need) && ld_ok);
+  return p == nullptr || lines_aligned(p, ld, required);
 }
 }  // namespace detail
 

@@ -134,10 +134,10 @@ struct Gemm {
     return Status::kSuccess;
   }
 
+  // 4-element vector accesses along every line are aligned.
   template <class T>
   static bool vector_aligned(const T* p, std::int64_t ld) {
-    constexpr std::uint64_t kVectorBytes = 4 * sizeof(T);
-    return p != nullptr && reinterpret_cast<std::uintptr_t>(p) % kVectorBytes == 0 && ld % 4 == 0;
+    return p != nullptr && lines_aligned(p, ld, 4 * sizeof(T));
   }
 
   static bool block_offsets_fit_32bit(const Args& a) {

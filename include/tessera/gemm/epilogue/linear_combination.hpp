@@ -26,8 +26,9 @@ TESSERA_HOST_DEVICE TESSERA_FORCEINLINE int elements_inside(std::int64_t m, std:
   return contig_extent - contig >= 4 ? 4 : int(contig_extent - contig);
 }
 
+// Four elements from a 4 * sizeof(T)-aligned address, as float.
 template <class T>
-TESSERA_DEVICE TESSERA_FORCEINLINE void load4(const T* p, float (&out)[4]) {
+TESSERA_DEVICE TESSERA_FORCEINLINE void load4(const T* p, float* out) {
   if constexpr (sizeof(T) == 4) {
     const Float4 v = *reinterpret_cast<const Float4*>(p);
     out[0] = v.x;

@@ -50,11 +50,11 @@ struct FmaGemmKernel {
   static constexpr int kBM = Config::kBlockM, kBN = Config::kBlockN, kBK = Config::kBlockK;
   static constexpr int kTM = Config::kThreadM, kTN = Config::kThreadN;
   static constexpr int kThreads = Config::kThreads;
-  // A thread's rows are TM/4 bands of 4, kBandM rows apart (likewise columns).
-  static constexpr int kBandM = kBM / (kTM / 4);
-  static constexpr int kBandN = kBN / (kTN / 4);
-
   using SmemPlan = FmaSmemPlan<Config>;
+  // A thread's rows are TM/4 bands of 4, kBandM rows apart (likewise columns); the plan
+  // sizes the epilogue's staging tile by the same band.
+  static constexpr int kBandM = SmemPlan::kBandM;
+  static constexpr int kBandN = kBN / (kTN / 4);
   using LoaderA = typename SmemPlan::LoaderA;
   using LoaderB = typename SmemPlan::LoaderB;
   using StagesA = typename SmemPlan::StagesA;
@@ -190,20 +190,12 @@ struct FmaGemmKernel {
                                                                 float (&a)[kTM], float (&b)[kTN]) {
     TESSERA_UNROLL
     for (int s = 0; s < kTM / 4; ++s) {
-      read4(&sa[k * LoaderA::kSmemStride + s * kBandM + ty * 4], &a[4 * s]);
+      load4(&sa[k * LoaderA::kSmemStride + s * kBandM + ty * 4], &a[4 * s]);
     }
     TESSERA_UNROLL
     for (int s = 0; s < kTN / 4; ++s) {
-      read4(&sb[k * LoaderB::kSmemStride + s * kBandN + tx * 4], &b[4 * s]);
+      load4(&sb[k * LoaderB::kSmemStride + s * kBandN + tx * 4], &b[4 * s]);
     }
-  }
-
-  TESSERA_DEVICE TESSERA_FORCEINLINE static void read4(const float* src, float* dst) {
-    const Float4 v = *reinterpret_cast<const Float4*>(src);
-    dst[0] = v.x;
-    dst[1] = v.y;
-    dst[2] = v.z;
-    dst[3] = v.w;
   }
 
   // Row r of band `band` of the tile, column c: where the staging tile keeps it.
@@ -244,7 +236,7 @@ struct FmaGemmKernel {
         const int r = kRowMajorC ? strided : contig;  // row within the band
         const int c = kRowMajorC ? contig : strided;  // column within the tile
         float out[4];
-        read4(&staging[staged_index(r, c)], out);
+        load4(&staging[staged_index(r, c)], out);
         write(band_m0 + r, n0 + c, out);
       }
       block_barrier();  // the next band overwrites the staging tile
