@@ -8,6 +8,14 @@
 #define TESSERA_CUDA 1
 #endif
 
+// AMD semantics: clang-HIP (host and device passes), or a host build that runs AMD
+// kernels on the wave emulator (TESSERA_AMD_EMULATION, set by the emulator layer).
+// Kernels choose their vendor path with this, not with TESSERA_HIP, so that the same
+// code runs emulated.
+#if defined(TESSERA_HIP) || defined(TESSERA_AMD_EMULATION)
+#define TESSERA_AMD_TARGET 1
+#endif
+
 // True only in the device pass (so host-only code paths stay out of kernels).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define TESSERA_DEVICE_PASS 1
