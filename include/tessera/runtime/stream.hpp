@@ -20,6 +20,9 @@ inline Status last_launch_status() { return status_from_hip(hipGetLastError()); 
 #elif defined(TESSERA_CUDA)
 using Stream = cudaStream_t;
 inline Status last_launch_status() { return status_from_cuda(cudaGetLastError()); }
+#else
+// A host build (the AMD wave emulator runs kernels synchronously): no streams.
+using Stream = void*;
 #endif
 
 }  // namespace tessera

@@ -1,0 +1,86 @@
+// One kernel launch, spelled once for CUDA, HIP and the AMD wave emulator.
+//
+//   LaunchShape shape{grid_x, block_x, dynamic_smem_bytes};
+//   Status s = launch_kernel(my_kernel<Config>, shape, stream, params);
+//
+// CUDA: a plain <<<>>> launch, or cudaLaunchKernelEx when the shape asks for a thread-
+// block cluster. HIP: <<<>>>. Emulated AMD (TESSERA_AMD_EMULATION, a host build): the
+// emulator runs every work-item of the grid on the host, through the hook declared
+// below and defined by the emulator layer. The Status is the runtime's answer to the
+// launch itself (configuration errors), not the kernel's outcome.
+#pragma once
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "tessera/core/macros.hpp"
+#include "tessera/core/status.hpp"
+#include "tessera/runtime/stream.hpp"
+
+namespace tessera {
+
+struct LaunchShape {
+  unsigned grid_x = 1, grid_y = 1, grid_z = 1;
+  unsigned block_x = 1;
+  std::size_t dynamic_smem_bytes = 0;
+  unsigned cluster_x = 1, cluster_y = 1;  // thread-block cluster (NVIDIA sm_90+ only)
+};
+
+#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
+namespace amd {
+namespace emulation {
+// Runs entry(context) once per work-item of the grid with AMD semantics (64-lane
+// waves, workgroup barriers, LDS), on the host. Implemented by the emulator layer.
+Status launch(const LaunchShape& shape, void (*entry)(void*), void* context);
+}  // namespace emulation
+}  // namespace amd
+
+template <class... KernelParams, class... Args>
+Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, Stream /*stream*/,
+                     Args&&... args) {
+  if (shape.cluster_x * shape.cluster_y != 1) return Status::kErrorUnsupported;
+  struct Call {
+    void (*kernel)(KernelParams...);
+    std::tuple<std::decay_t<Args>...> args;
+  } call{kernel, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+  auto entry = [](void* context) {
+    Call& c = *static_cast<Call*>(context);
+    std::apply([&](const auto&... a) { c.kernel(a...); }, c.args);
+  };
+  return amd::emulation::launch(shape, entry, &call);
+}
+
+#elif defined(TESSERA_CUDA) || defined(TESSERA_HIP)
+
+template <class... KernelParams, class... Args>
+Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, Stream stream,
+                     Args&&... args) {
+  const dim3 grid(shape.grid_x, shape.grid_y, shape.grid_z);
+  const dim3 block(shape.block_x);
+#if defined(TESSERA_CUDA)
+  if (shape.cluster_x * shape.cluster_y > 1) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = shape.dynamic_smem_bytes;
+    config.stream = stream;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = shape.cluster_x;
+    attribute[0].val.clusterDim.y = shape.cluster_y;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    return status_from_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  }
+#else
+  if (shape.cluster_x * shape.cluster_y != 1) return Status::kErrorUnsupported;
+#endif
+  kernel<<<grid, block, shape.dynamic_smem_bytes, stream>>>(std::forward<Args>(args)...);
+  return last_launch_status();
+}
+
+#endif
+
+}  // namespace tessera
