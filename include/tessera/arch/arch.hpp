@@ -12,6 +12,11 @@ enum class Vendor { kNvidia, kAmd };
 //   kRegistersPerSm    32-bit registers per SM / CU (VGPRs+AGPRs on AMD, all SIMDs)
 //   kMaxRegsPerThread  architectural per-thread register limit
 //   kMaxThreadsPerBlock
+//   kComputeCapability NVIDIA: the device's major * 10 + minor the code is built for
+//                      (0 on AMD, where kName is the gfx target the device reports)
+//   kForwardCompatible true when the code also runs on later NVIDIA generations (plain
+//                      sm_80 code does; sm_90a / sm_100a code uses features that exist on
+//                      exactly that chip)
 struct Sm80 {
   static constexpr Vendor kVendor = Vendor::kNvidia;
   static constexpr const char* kName = "sm_80";
@@ -20,6 +25,8 @@ struct Sm80 {
   static constexpr int kRegistersPerSm = 65536;
   static constexpr int kMaxRegsPerThread = 255;
   static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr int kComputeCapability = 80;
+  static constexpr bool kForwardCompatible = true;
 };
 
 struct Sm90 {
@@ -30,6 +37,8 @@ struct Sm90 {
   static constexpr int kRegistersPerSm = 65536;
   static constexpr int kMaxRegsPerThread = 255;
   static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr int kComputeCapability = 90;
+  static constexpr bool kForwardCompatible = false;
 };
 
 struct Sm100 {
@@ -40,6 +49,8 @@ struct Sm100 {
   static constexpr int kRegistersPerSm = 65536;
   static constexpr int kMaxRegsPerThread = 255;
   static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr int kComputeCapability = 100;
+  static constexpr bool kForwardCompatible = false;
 };
 
 // CDNA3 (MI300): 64 KiB LDS per workgroup, wave64, 4 SIMDs x 512 VGPRs x 64 lanes.
@@ -51,6 +62,8 @@ struct Gfx942 {
   static constexpr int kRegistersPerSm = 4 * 512 * 64;
   static constexpr int kMaxRegsPerThread = 512;  // arch VGPRs + AGPRs at one wave per SIMD
   static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr int kComputeCapability = 0;
+  static constexpr bool kForwardCompatible = false;
 };
 
 // CDNA4 (MI355): as gfx942 but with 160 KiB LDS per workgroup.
@@ -62,6 +75,8 @@ struct Gfx950 {
   static constexpr int kRegistersPerSm = 4 * 512 * 64;
   static constexpr int kMaxRegsPerThread = 512;
   static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr int kComputeCapability = 0;
+  static constexpr bool kForwardCompatible = false;
 };
 
 template <class Arch>
