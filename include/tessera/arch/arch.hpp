@@ -99,7 +99,7 @@ namespace tessera {
 // the device compile time, and lets a kernel use instructions only its own target has.
 // The host API never launches a configuration on a device it was not built for.
 template <class Arch>
-constexpr bool device_pass_targets() {
+TESSERA_HOST_DEVICE constexpr bool device_pass_targets() {
 #if defined(__CUDA_ARCH__)
   if constexpr (!is_nvidia<Arch>) {
     return false;
