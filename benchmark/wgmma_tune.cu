@@ -42,6 +42,8 @@ struct Extents {
 };
 
 int g_reps = 20;
+const char* g_filter = nullptr;  // run only the Tessera variants whose name contains this
+bool g_no_blas = false;           // skip the cuBLAS timings (profiling one variant)
 void* g_flush = nullptr;
 constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
 
@@ -99,6 +101,7 @@ struct Problem {
 template <class Config, class LB>
 void run_tessera(const char* name, Problem<LB>& p, std::vector<Row>& rows) {
   using G = gemm::Gemm<Config>;
+  if (g_filter != nullptr && std::strstr(name, g_filter) == nullptr) return;
   const auto args = p.args();
   const Status st = G::run(args);
   if (!ok(st)) {
@@ -144,9 +147,9 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
                               int(p.ldb), p.a, CUDA_R_16BF, int(p.lda), &zero, p.ref, CUDA_R_16BF, int(p.ldd),
                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
-  gemm_ex();
-  rows.push_back({"cublasGemmEx", time_ms(gemm_ex), 0.0});
-  {
+  gemm_ex();  // the reference output
+  if (!g_no_blas) rows.push_back({"cublasGemmEx", time_ms(gemm_ex), 0.0});
+  if (!g_no_blas) {
     cublasLtMatmulDesc_t desc;
     CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &opb, sizeof opb));
@@ -186,6 +189,8 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
                                 ClusterShape<1, 2>>>("Cooperative 128x256 1x2", p, rows);
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<256, 128, 64>, Cooperative,
                                 ClusterShape<1, 2>>>("Cooperative 256x128 1x2", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<256, 128, 64>, Cooperative>>(
+      "Cooperative 256x128 1x1", p, rows);
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 128, 64>, Pingpong>>(
       "Pingpong 128x128 1x1", p, rows);
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<64, 256, 64>, Pingpong,
@@ -193,7 +198,7 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 128, 64>, Pingpong,
                                 ClusterShape<2, 1>>>("Pingpong 128x128 2x1", p, rows);
   std::printf("%lldx%lldx%lld  B %s-major\n", (long long)s.M, (long long)s.N, (long long)s.K, kRowB ? "row" : "col");
-  const float blas_best = std::min(rows[0].ms, rows[1].ms);
+  const float blas_best = g_no_blas ? 1.0f : std::min(rows[0].ms, rows[1].ms);
   for (const Row& r : rows) {
     std::printf("  %-44s %9.4f ms %8.1f TFLOP/s  x%.3f  err %.2e\n", r.name.c_str(), r.ms, flops / r.ms * 1e-9,
                 blas_best / r.ms, r.err);
@@ -227,6 +232,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) g_reps = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = parse_shapes(argv[++i]);
     if (!std::strcmp(argv[i], "--layout") && i + 1 < argc) nn = std::strcmp(argv[++i], "tn") != 0;
+    if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) g_filter = argv[++i];
+    if (!std::strcmp(argv[i], "--no-blas")) g_no_blas = true;
   }
   gpu::device_prop_t prop;
   TESSERA_GPU_CHECK(gpu::get_device_properties(&prop, 0));

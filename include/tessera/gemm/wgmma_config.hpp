@@ -149,6 +149,41 @@ struct WgmmaConfig {
                           smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
                                     smem::Loop<smem::Parallel<Producer, Consumer>>>>;
   static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
+
+  // ---- shared memory of the generic path (sm90_producer_generic.hpp) ---------------------
+  // Operands TMA cannot describe arrive as raw lines: the 16-byte-aligned hull of each
+  // line of a K tile (a row of a K-major operand, one k of an MN-major one), copied word by
+  // word into a ring of raw slots; the producer then realigns them into the same swizzled
+  // stages. No epilogue staging (the generic epilogue stores directly).
+  static constexpr int kRawLinesA = kKMajorA ? kBlockM : kBlockK;
+  static constexpr int kRawPitchA = (kKMajorA ? kBlockK : kBlockM) * kElementBytes + 16;
+  static constexpr int kRawLinesB = kKMajorB ? kBlockN : kBlockK;
+  static constexpr int kRawPitchB = (kKMajorB ? kBlockK : kBlockN) * kElementBytes + 16;
+  static constexpr int kRawSlotBytes = kRawLinesA * kRawPitchA + kRawLinesB * kRawPitchB;
+  static constexpr int kGenericStages = 2;
+  static constexpr int kRawSlots =
+      2 * kStageBytes + 2 * kRawSlotBytes + 128 <= int(Arch::kSmemBytesPerBlock) ? 2 : 1;
+  struct GenericStagesA : smem::Buffer<std::size_t(kGenericStages) * TileA::kBytes, 1024> {
+    static constexpr const char* kName = "A stages";
+  };
+  struct GenericStagesB : smem::Buffer<std::size_t(kGenericStages) * TileB::kBytes, 1024> {
+    static constexpr const char* kName = "B stages";
+  };
+  struct RawSlots : smem::Buffer<std::size_t(kRawSlots) * kRawSlotBytes, 16> {
+    static constexpr const char* kName = "raw line slots";
+  };
+  struct GenericBarriers : smem::Buffer<(2 * kGenericStages + kRawSlots) * 8, 16> {
+    static constexpr const char* kName = "barriers";
+  };
+  using GenericPlan =
+      smem::Plan<smem::Buffers<GenericStagesA, GenericStagesB, RawSlots, GenericBarriers>,
+                 smem::Seq<smem::Step<smem::Overwrite<GenericBarriers>>,
+                           smem::Loop<smem::Parallel<
+                               smem::Loop<smem::Step<smem::Read<GenericBarriers, RawSlots>,
+                                                     smem::Write<RawSlots, GenericStagesA, GenericStagesB>>>,
+                               smem::Loop<smem::Step<smem::Read<GenericBarriers, GenericStagesA,
+                                                                GenericStagesB>>>>>>>;
+  static_assert(sizeof(smem::AssertFits<Arch, GenericPlan>) > 0, "");
 };
 
 }  // namespace tessera::gemm

@@ -100,7 +100,7 @@ struct KernelLauncher<WgmmaFamily, Config> {
     using Kernel = WgmmaGemmKernel<Config, kPath>;
     using Cluster = typename Kernel::Cluster;
     constexpr auto kernel = wgmma_gemm_kernel<Config, kPath>;
-    const std::size_t smem = Config::Plan::kTotalBytes;
+    const std::size_t smem = Kernel::Plan::kTotalBytes;
     const Status attr = allow_dynamic_smem<kernel>(smem);
     if (!ok(attr)) return attr;
     int clusters = 0;

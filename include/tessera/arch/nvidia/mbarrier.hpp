@@ -91,10 +91,78 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, st
 #endif
 }
 
-// Blocks until the phase with this parity has completed.
+// The same probe with cluster scope (acquire.cluster): for a barrier that other CTAs of
+// the cluster arrive on (a multicast stage's empty barrier) or complete bytes on (its full
+// barrier), so that what they did before arriving is visible after the wait.
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_cluster(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+// Non-blocking probe (never suspends the thread).
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_test_wait(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+// Blocks until the phase with this parity has completed (kCluster: cluster scope).
+template <bool kCluster = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  while (!mbarrier_try_wait(bar, parity)) {
+#if defined(TESSERA_MBARRIER_POLL)  // experiment: poll instead of try_wait's suspend
+  while (!mbarrier_test_wait(bar, parity)) {
   }
+  if constexpr (kCluster) asm volatile("fence.acq_rel.cluster;" ::: "memory");
+  return;
+#endif
+  if constexpr (kCluster) {
+    while (!mbarrier_try_wait_cluster(bar, parity)) {
+    }
+  } else {
+    while (!mbarrier_try_wait(bar, parity)) {
+    }
+  }
+}
+
+// cp.async (sm_80+): 16 bytes from 16-byte-aligned global memory to shared memory,
+// asynchronously and without registers; completion is tracked per thread.
+TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_16(std::uint32_t dst, const void* src) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+#endif
+}
+
+// One arrival on `bar` once every cp.async this thread issued before has completed (the
+// barrier counts it as one of its expected arrivals: .noinc).
+TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_arrive(std::uint64_t* bar) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_address(bar)) : "memory");
+#endif
 }
 
 // ---- fences ---------------------------------------------------------------------------

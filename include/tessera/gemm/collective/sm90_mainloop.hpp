@@ -16,7 +16,7 @@ namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
 
-template <class Config>
+template <class Config, int kStages, bool kClusterWaits = false>
 struct WgmmaMainloop {
   static constexpr int kN = Config::kBlockN;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
@@ -51,13 +51,13 @@ struct WgmmaMainloop {
   // at ring position `pos` (advanced past them). release(stage) frees a stage.
   template <class Release>
   TESSERA_DEVICE static void run(float (&acc)[kRowBlocks][kAccPerBlock], std::uint32_t stages_a,
-                                 std::uint32_t stages_b, std::uint64_t* full, RingPosition<Config::kStages>& pos,
+                                 std::uint32_t stages_b, std::uint64_t* full, RingPosition<kStages>& pos,
                                  int k_tiles, int row0, Release&& release) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(acc[rb]);
     int previous = -1;
     for (int kt = 0; kt < k_tiles; ++kt) {
-      nvidia::mbarrier_wait(&full[pos.stage], pos.phase);
+      nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
       const std::uint32_t a = stages_a + pos.stage * TileA::kBytes;
       const std::uint32_t b = stages_b + pos.stage * TileB::kBytes;
       nvidia::wgmma_fence();

@@ -65,7 +65,7 @@ struct TmaProducer {
     for (int j = 0; j < units; ++j) {
       const TileCoord tile = p.walk.tile(cluster, j, at.cm, at.cn);
       for (int kt = 0; kt < k_tiles; ++kt) {
-        nvidia::mbarrier_wait(&empty[pos.stage], pos.phase ^ 1u);
+        nvidia::mbarrier_wait<(Cluster::kSize > 1)>(&empty[pos.stage], pos.phase ^ 1u);
         nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Config::kStageBytes);
         load_stage(&p.map_a, &p.map_b, &full[pos.stage], stages_a + pos.stage * TileA::kBytes,
                    stages_b + pos.stage * TileB::kBytes, tile.m * kBM, tile.n * kBN, kt * kBK, at);

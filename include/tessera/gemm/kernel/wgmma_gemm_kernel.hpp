@@ -52,23 +52,25 @@ struct WgmmaParams {
 
 template <class Config, WgmmaPath kPath>
 struct WgmmaGemmKernel {
-  using Plan = typename Config::Plan;
+  static constexpr bool kTma = kPath == WgmmaPath::kTma;
+  using Plan = std::conditional_t<kTma, typename Config::Plan, typename Config::GenericPlan>;
   // The generic path loads every tile itself: no multicast, no cluster.
-  using Cluster = std::conditional_t<kPath == WgmmaPath::kTma, typename Config::Cluster, ClusterShape<1, 1>>;
-  static constexpr int kStages = Config::kStages;
+  using Cluster = std::conditional_t<kTma, typename Config::Cluster, ClusterShape<1, 1>>;
+  static constexpr int kStages = kTma ? Config::kStages : Config::kGenericStages;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
   // Registers per thread after setmaxnreg. The launch gives every thread 168 (65536 / 384,
   // rounded down to 8): 64512 in all, and 128 x producer + 256 x consumer must not exceed
   // that, or the consumers' setmaxnreg.inc waits forever for registers no one frees.
   static constexpr int kLaunchRegisters = 65536 / Config::kThreads / 8 * 8;
-  static constexpr int kProducerRegisters = kPath == WgmmaPath::kTma ? 40 : 104;
-  static constexpr int kConsumerRegisters = kPath == WgmmaPath::kTma ? 232 : 200;
+  static constexpr int kProducerRegisters = kTma ? 40 : 72;
+  static constexpr int kConsumerRegisters = kTma ? 232 : 216;
   static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= Config::kThreads * kLaunchRegisters,
                 "Tessera: the warpgroups' register budgets exceed what the launch allocates");
   // Consumer warpgroups that read each stage, in each CTA.
   static constexpr int kReadersPerStage = Config::kPingpong ? 1 : 2;
-  // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong turns.
+  // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong
+  // turns; 5 the generic producer's threads.
   static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3;
 
   TESSERA_DEVICE static void run(const WgmmaParams<Config>& p) {
@@ -76,11 +78,21 @@ struct WgmmaGemmKernel {
     // The swizzled tiles must start on 1024-byte boundaries (the pattern comes from address
     // bits); the plan aligns offsets, the base must be aligned too.
     if ((nvidia::smem_address(smem) & 1023u) != 0) __trap();
-    std::uint64_t* full = Plan::template pointer<typename Config::Barriers, std::uint64_t>(smem);
+    std::uint64_t* full;
+    unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
+    if constexpr (kTma) {
+      full = Plan::template pointer<typename Config::Barriers, std::uint64_t>(smem);
+      stages_a = Plan::template pointer<typename Config::StagesA, unsigned char>(smem);
+      stages_b = Plan::template pointer<typename Config::StagesB, unsigned char>(smem);
+      staging = Plan::template pointer<typename Config::Staging, unsigned char>(smem);
+    } else {
+      full = Plan::template pointer<typename Config::GenericBarriers, std::uint64_t>(smem);
+      stages_a = Plan::template pointer<typename Config::GenericStagesA, unsigned char>(smem);
+      stages_b = Plan::template pointer<typename Config::GenericStagesB, unsigned char>(smem);
+      raw = Plan::template pointer<typename Config::RawSlots, unsigned char>(smem);
+    }
     std::uint64_t* empty = full + kStages;
-    unsigned char* stages_a = Plan::template pointer<typename Config::StagesA, unsigned char>(smem);
-    unsigned char* stages_b = Plan::template pointer<typename Config::StagesB, unsigned char>(smem);
-    unsigned char* staging = Plan::template pointer<typename Config::Staging, unsigned char>(smem);
+    std::uint64_t* raw_full = empty + kStages;  // generic path: one per raw slot
 
     const int warpgroup = int(threadIdx.x) / 128;
     const int t = int(threadIdx.x) % 128;
@@ -90,8 +102,13 @@ struct WgmmaGemmKernel {
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
-        nvidia::mbarrier_init(&full[s], kPath == WgmmaPath::kTma ? 1 : GenericProducer<Config>::kThreads);
+        nvidia::mbarrier_init(&full[s], kTma ? 1 : GenericProducer<Config>::kThreads);
         nvidia::mbarrier_init(&empty[s], kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
+      }
+      if constexpr (!kTma) {
+        for (int s = 0; s < Config::kRawSlots; ++s) {
+          nvidia::mbarrier_init(&raw_full[s], GenericProducer<Config>::kThreads);
+        }
       }
       nvidia::fence_barrier_init();
     }
@@ -103,7 +120,7 @@ struct WgmmaGemmKernel {
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
-      if constexpr (kPath == WgmmaPath::kTma) {
+      if constexpr (kTma) {
         if (t < 32) {  // one warp walks the ring; its first lane issues
           if (t == 0) {
             nvidia::tma_prefetch(&p.map_a);
@@ -113,7 +130,7 @@ struct WgmmaGemmKernel {
           __syncwarp();
         }
       } else {
-        GenericProducer<Config>::run(p, full, empty, stages_a, stages_b, cluster, k_tiles, t);
+        GenericProducer<Config>::run(p, full, empty, raw_full, raw, stages_a, stages_b, cluster, k_tiles, t);
       }
     } else {
       nvidia::setmaxnreg_inc<kConsumerRegisters>();
@@ -131,7 +148,7 @@ struct WgmmaGemmKernel {
                                      std::uint64_t* empty, unsigned char* stages_a, unsigned char* stages_b,
                                      unsigned char* staging, int cluster, const ClusterPosition<Cluster>& at,
                                      int k_tiles) {
-    using Mainloop = WgmmaMainloop<Config>;
+    using Mainloop = WgmmaMainloop<Config, kStages, (Cluster::kSize > 1)>;
     using Epilogue = WgmmaEpilogue<Config>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
     unsigned char* my_staging = staging + c * 2 * Epilogue::Box::kBytes;
