@@ -112,34 +112,9 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_cluster(std::uint64_t*
 #endif
 }
 
-// Non-blocking probe (never suspends the thread).
-TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_test_wait(std::uint64_t* bar, std::uint32_t parity) {
-#if defined(TESSERA_SM90_DEVICE_PASS)
-  std::uint32_t done;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t}"
-      : "=r"(done)
-      : "r"(smem_address(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-#else
-  (void)bar;
-  (void)parity;
-  return true;
-#endif
-}
-
 // Blocks until the phase with this parity has completed (kCluster: cluster scope).
 template <bool kCluster = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-#if defined(TESSERA_MBARRIER_POLL)  // experiment: poll instead of try_wait's suspend
-  while (!mbarrier_test_wait(bar, parity)) {
-  }
-  if constexpr (kCluster) asm volatile("fence.acq_rel.cluster;" ::: "memory");
-  return;
-#endif
   if constexpr (kCluster) {
     while (!mbarrier_try_wait_cluster(bar, parity)) {
     }

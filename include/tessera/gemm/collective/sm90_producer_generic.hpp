@@ -203,12 +203,16 @@ struct GenericProducer {
   template <class Tile>
   TESSERA_DEVICE static void copy_words(const Tile& tile, std::uint32_t raw, int thread) {
     constexpr int kWords = Tile::kLines * Tile::kWordsPerLine;
-    TESSERA_NO_UNROLL
-    for (int w = thread; w < kWords; w += kThreads) {
+    constexpr int kIterations = (kWords + kThreads - 1) / kThreads;
+    // Unrolled by 4: the address arithmetic of several words overlaps (one warp per
+    // scheduler has nothing else to hide latency with).
+    TESSERA_PRAGMA(unroll 4)
+    for (int i = 0; i < kIterations; ++i) {
+      const int w = i * kThreads + thread;
       const int l = w / Tile::kWordsPerLine, word = w % Tile::kWordsPerLine;
       const auto line = tile.line(l);
       // A line that starts on a 16-byte boundary has no extra word.
-      if (line.kind == Tile::kWords && (word < Tile::kChunksPerLine || line.shift != 0)) {
+      if (w < kWords && line.kind == Tile::kWords && (word < Tile::kChunksPerLine || line.shift != 0)) {
         nvidia::cp_async_16(raw + l * Tile::kRawPitch + word * 16, line.start - line.shift + word * 16);
       }
     }
@@ -216,36 +220,56 @@ struct GenericProducer {
 
   // Step 2: every chunk of one operand's K tile. A warp takes 32 consecutive chunks (whole
   // lines, or runs of one line): lane i's second raw word is lane i+1's first when both
-  // are on the same line, so each chunk costs one shared-memory read.
+  // are on the same line, so each chunk costs one shared-memory read. kUnroll groups are
+  // in flight at once: each group is a chain of dependent steps (read, shuffle, shift,
+  // store), and with one producer warp per scheduler only independent groups hide their
+  // latency (one group at a time took ~5 us per K tile on an H100: notes/wgmma.md).
   template <class Stage, class Tile>
   TESSERA_DEVICE static void realign(const Tile& tile, std::uint32_t raw, std::uint32_t stage, int thread) {
     constexpr int kChunks = Tile::kLines * Tile::kChunksPerLine;
-    static_assert(kChunks % 32 == 0, "Tessera: the producer realigns a K tile 32 chunks at a time");
+    static_assert(kChunks % kThreads == 0, "Tessera: the producer realigns a K tile 128 chunks at a time");
+    constexpr int kGroups = kChunks / kThreads;  // per warp
+    constexpr int kUnroll = kGroups < 4 ? kGroups : 4;
+    static_assert(kGroups % kUnroll == 0, "");
     const int lane = thread % 32, warp = thread / 32;
     TESSERA_NO_UNROLL
-    for (int first = warp * 32; first < kChunks; first += kThreads) {
-      const int q = first + lane;
-      const int l = q / Tile::kChunksPerLine, c = q % Tile::kChunksPerLine;
-      const auto line = tile.line(l);
-      const std::uint32_t word = raw + l * Tile::kRawPitch + c * 16;
-      detail::Chunk16 lo{{0u, 0u, 0u, 0u}};
-      if (line.kind == Tile::kWords) lo = detail::load_shared16(word);
-      detail::Chunk16 hi;
+    for (int g0 = 0; g0 < kGroups; g0 += kUnroll) {
+      detail::Chunk16 lo[kUnroll], hi[kUnroll];
+      typename Tile::Line line[kUnroll];
+      int l[kUnroll], c[kUnroll];
       TESSERA_UNROLL
-      for (int w = 0; w < 4; ++w) hi.w[w] = __shfl_down_sync(0xffffffffu, lo.w[w], 1);
-      detail::Chunk16 v{{0u, 0u, 0u, 0u}};
-      const int valid = tile.elements - c * 8;
-      if (line.kind == Tile::kWords) {
-        const bool last_of_line = c == Tile::kChunksPerLine - 1 || lane == 31;
-        if (last_of_line && line.shift != 0) hi = detail::load_shared16(word + 16);
-        v = detail::realign(lo, hi, line.shift);
-        if (valid < 8) detail::keep_first(v, valid > 0 ? valid : 0);
-      } else if (line.kind == Tile::kElements && valid > 0) {
-        v = load_elements(line.start + c * 16, valid < 8 ? valid : 8);
+      for (int u = 0; u < kUnroll; ++u) {
+        const int q = (g0 + u) * kThreads + warp * 32 + lane;
+        l[u] = q / Tile::kChunksPerLine;
+        c[u] = q % Tile::kChunksPerLine;
+        line[u] = tile.line(l[u]);
+        lo[u] = detail::Chunk16{{0u, 0u, 0u, 0u}};
+        if (line[u].kind == Tile::kWords) lo[u] = detail::load_shared16(raw + l[u] * Tile::kRawPitch + c[u] * 16);
       }
-      const int outer = Tile::kIsKMajor ? l : c * 8;  // a K-major line is a row, an MN-major one a k
-      const int k = Tile::kIsKMajor ? c * 8 : l;
-      detail::store_shared16(stage + Stage::offset(outer, k), v);
+      TESSERA_UNROLL
+      for (int u = 0; u < kUnroll; ++u) {
+        TESSERA_UNROLL
+        for (int w = 0; w < 4; ++w) hi[u].w[w] = __shfl_down_sync(0xffffffffu, lo[u].w[w], 1);
+        const bool last_of_line = c[u] == Tile::kChunksPerLine - 1 || lane == 31;
+        if (line[u].kind == Tile::kWords && last_of_line && line[u].shift != 0) {
+          hi[u] = detail::load_shared16(raw + l[u] * Tile::kRawPitch + c[u] * 16 + 16);
+        }
+      }
+      TESSERA_UNROLL
+      for (int u = 0; u < kUnroll; ++u) {
+        detail::Chunk16 v{{0u, 0u, 0u, 0u}};
+        const int valid = tile.elements - c[u] * 8;
+        if (line[u].kind == Tile::kWords) {
+          v = detail::realign(lo[u], hi[u], line[u].shift);
+          if (valid < 8) detail::keep_first(v, valid > 0 ? valid : 0);
+        } else if (line[u].kind == Tile::kElements && valid > 0) {
+          v = load_elements(line[u].start + c[u] * 16, valid < 8 ? valid : 8);
+        }
+        // (outer, k) of the chunk's first element: a K-major line is a row, an MN-major one a k.
+        const int outer = Tile::kIsKMajor ? l[u] : c[u] * 8;
+        const int k = Tile::kIsKMajor ? c[u] * 8 : l[u];
+        detail::store_shared16(stage + Stage::offset(outer, k), v);
+      }
     }
   }
 

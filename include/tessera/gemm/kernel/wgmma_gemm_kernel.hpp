@@ -63,8 +63,8 @@ struct WgmmaGemmKernel {
   // rounded down to 8): 64512 in all, and 128 x producer + 256 x consumer must not exceed
   // that, or the consumers' setmaxnreg.inc waits forever for registers no one frees.
   static constexpr int kLaunchRegisters = 65536 / Config::kThreads / 8 * 8;
-  static constexpr int kProducerRegisters = kTma ? 40 : 72;
-  static constexpr int kConsumerRegisters = kTma ? 232 : 216;
+  static constexpr int kProducerRegisters = kTma ? 40 : 88;
+  static constexpr int kConsumerRegisters = kTma ? 232 : 208;
   static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= Config::kThreads * kLaunchRegisters,
                 "Tessera: the warpgroups' register budgets exceed what the launch allocates");
   // Consumer warpgroups that read each stage, in each CTA.
