@@ -9,7 +9,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "gpu_api.hpp"  // first of ours: it includes the runtime and sets TESSERA_HIP/CUDA
+#include "tessera/runtime/gpu.hpp"  // first of ours: it includes the runtime and sets TESSERA_HIP/CUDA
+
+namespace gpu = tessera::gpu;
 
 #include <algorithm>
 #include <cstdint>

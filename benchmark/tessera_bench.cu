@@ -8,12 +8,12 @@
 // See benchmark/README.md for flags and examples.
 //
 // One source, two builds: nvcc (CUDA, cuBLAS) and clang -x hip (HIP, AMD). Runtime calls
-// go through gpu_api.hpp. Under HIP the vendor BLAS is rocBLAS, compiled in only when
+// go through tessera/runtime/gpu.hpp. Under HIP the vendor BLAS is rocBLAS, compiled in only when
 // the build defines TESSERA_HAVE_ROCBLAS; without it the vendor benchmarks are not
 // registered and the naive kernel is the full-matrix reference instead.
 //
 // The parts, one translation unit:
-//   gpu_api.hpp        the CUDA/HIP runtime calls, spelled once for each
+//   runtime/gpu.hpp    the CUDA/HIP runtime calls, spelled once for each (the library's)
 //   bench_harness.hpp  errors, options and flags, the device, buffers and fills, L2 flush,
 //                      the event-timed loop and counters, the device's JSON context
 //   vendor_blas.hpp    the cuBLAS/rocBLAS baseline (row-major as the transposed problem)
@@ -22,7 +22,7 @@
 //   tessera_bench.cu   the shapes, the Tessera runs, registration and main
 #include <benchmark/benchmark.h>
 
-#include "gpu_api.hpp"  // first of ours: it includes the runtime and sets TESSERA_HIP/CUDA
+#include "tessera/runtime/gpu.hpp"  // first of ours: it includes the runtime and sets TESSERA_HIP/CUDA
 
 #include "bench_harness.hpp"
 #include "checks.hpp"
@@ -44,6 +44,7 @@
 // The Tessera kernels are written alongside this harness; without them the baselines
 // still build and run, so the harness itself can be tried first.
 #if __has_include("tessera/gemm/fma_gemm.hpp")
+#include "tessera/gemm/dispatch.hpp"
 #include "tessera/gemm/fma_gemm.hpp"
 #define TESSERA_BENCH_HAS_FMA 1
 #else
@@ -67,15 +68,16 @@ const std::vector<Shape> kShapes = {
 // ---- the implementations ------------------------------------------------------------------
 
 #if TESSERA_BENCH_HAS_FMA
-// One AMD configuration for both targets the HIP build carries: the AMD default tile is
-// sized for gfx942's 64 KiB of LDS, the smaller of gfx942 and gfx950.
+// One configuration per target the build carries; the device picks at run time.
 #if defined(TESSERA_HIP)
-using BenchArch = tessera::Gfx942;
-#else
-using BenchArch = tessera::Sm90;
-#endif
 template <class EA, class EB, class EC, class LA, class LB, class LC>
-using TesseraFma = tessera::gemm::Gemm<tessera::gemm::FmaConfig<BenchArch, EA, LA, EB, LB, EC, LC>>;
+using TesseraFma = tessera::gemm::Dispatch<tessera::gemm::FmaConfig<tessera::Gfx942, EA, LA, EB, LB, EC, LC>,
+                                           tessera::gemm::FmaConfig<tessera::Gfx950, EA, LA, EB, LB, EC, LC>>;
+#else
+template <class EA, class EB, class EC, class LA, class LB, class LC>
+using TesseraFma = tessera::gemm::Dispatch<tessera::gemm::FmaConfig<tessera::Sm90, EA, LA, EB, LB, EC, LC>,
+                                           tessera::gemm::FmaConfig<tessera::Sm100, EA, LA, EB, LB, EC, LC>>;
+#endif
 
 std::string status_text(tessera::Status s) {
   return std::string(tessera::status_name(s)) + ": " + tessera::status_message(s);
@@ -170,7 +172,7 @@ Error add_context() {
   BENCH_TRY(add_device_context());
   BENCH_TRY(add_blas_context());
 #if defined(TESSERA_HIP)
-  benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> (the gfx942 tile, also run on gfx950)");
+  benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif
   benchmark::AddCustomContext("tessera_fma", TESSERA_BENCH_HAS_FMA ? "built" : "not built (header missing)");
   return {};

@@ -1,6 +1,6 @@
 // The vendor BLAS baseline of tessera_bench: cuBLAS under CUDA, rocBLAS under HIP when
 // the build defines TESSERA_HAVE_ROCBLAS. The two APIs differ in more than their
-// spelling, so unlike the runtime calls (gpu_api.hpp) each is written out here.
+// spelling, so unlike the runtime calls (tessera/runtime/gpu.hpp) each is written out here.
 //
 // TESSERA_BENCH_HAS_BLAS says whether there is one; without it (HIP, no rocBLAS) run_blas
 // only returns an error, and tessera_bench registers no vendor benchmarks.

@@ -10,12 +10,19 @@ template <class Arch>
 using FmaF32RowMajor = tessera::gemm::FmaConfig<Arch, float, tessera::RowMajor, float,
                                                 tessera::RowMajor, float, tessera::RowMajor>;
 
-// gfx942's 64 KiB LDS is the tighter limit of the two AMD targets built together, so
-// one AMD configuration serves both.
-#if defined(TESSERA_HIP)
-using FmaExample = FmaF32RowMajor<tessera::Gfx942>;
-#else
-using FmaExample = FmaF32RowMajor<tessera::Sm90>;
-#endif
-
 }  // namespace examples
+
+// The examples proper also need the kernels and the dispatcher (nvcc or clang -x hip).
+#if defined(TESSERA_CUDA) || defined(TESSERA_HIP)
+#include "tessera/gemm/dispatch.hpp"
+#include "tessera/gemm/fma_gemm.hpp"
+
+namespace examples {
+// One configuration per target the build carries; the device picks at run time.
+#if defined(TESSERA_HIP)
+using FmaExample = tessera::gemm::Dispatch<FmaF32RowMajor<tessera::Gfx942>, FmaF32RowMajor<tessera::Gfx950>>;
+#else
+using FmaExample = tessera::gemm::Dispatch<FmaF32RowMajor<tessera::Sm90>, FmaF32RowMajor<tessera::Sm100>>;
+#endif
+}  // namespace examples
+#endif

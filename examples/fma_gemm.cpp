@@ -16,73 +16,30 @@
 #include "example_configs.hpp"
 #include "tessera/gemm/fma_gemm.hpp"
 
-#if defined(TESSERA_HIP)
-#include <hip/hip_runtime.h>
-#define GPU(x) hipError_t(x)
-#define gpuSuccess hipSuccess
-#define gpuMalloc hipMalloc
-#define gpuFree hipFree
-#define gpuMemcpy hipMemcpy
-#define gpuMemset hipMemset
-#define gpuH2D hipMemcpyHostToDevice
-#define gpuD2H hipMemcpyDeviceToHost
-#define gpuGetErrorString hipGetErrorString
-#define gpuDeviceSynchronize hipDeviceSynchronize
-#define gpuGetDeviceCount hipGetDeviceCount
-#define gpuEvent_t hipEvent_t
-#define gpuEventCreate hipEventCreate
-#define gpuEventRecord hipEventRecord
-#define gpuEventSynchronize hipEventSynchronize
-#define gpuEventElapsedTime hipEventElapsedTime
-#define gpuDeviceProp hipDeviceProp_t
-#define gpuGetDeviceProperties hipGetDeviceProperties
-#else
+#include "tessera/runtime/gpu.hpp"
+#if !defined(TESSERA_HIP)
 #include <cublas_v2.h>
-#include <cuda_runtime.h>
-#define gpuSuccess cudaSuccess
-#define gpuMalloc cudaMalloc
-#define gpuFree cudaFree
-#define gpuMemcpy cudaMemcpy
-#define gpuMemset cudaMemset
-#define gpuH2D cudaMemcpyHostToDevice
-#define gpuD2H cudaMemcpyDeviceToHost
-#define gpuGetErrorString cudaGetErrorString
-#define gpuDeviceSynchronize cudaDeviceSynchronize
-#define gpuGetDeviceCount cudaGetDeviceCount
-#define gpuEvent_t cudaEvent_t
-#define gpuEventCreate cudaEventCreate
-#define gpuEventRecord cudaEventRecord
-#define gpuEventSynchronize cudaEventSynchronize
-#define gpuEventElapsedTime cudaEventElapsedTime
-#define gpuDeviceProp cudaDeviceProp
-#define gpuGetDeviceProperties cudaGetDeviceProperties
 #endif
 
-#define CHECK_GPU(call)                                                                  \
-  do {                                                                                   \
-    auto err_ = (call);                                                                  \
-    if (err_ != gpuSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,          \
-                   gpuGetErrorString(err_));                                             \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+namespace gpu = tessera::gpu;
+#define CHECK_GPU TESSERA_GPU_CHECK
 
-using Gemm = tessera::gemm::Gemm<examples::FmaExample>;
+// The configuration for this device, chosen at run time from those compiled in.
+using Gemm = examples::FmaExample;
 
 template <class F>
 static float median_ms(F&& launch, int reps) {
-  gpuEvent_t start, stop;
-  CHECK_GPU(gpuEventCreate(&start));
-  CHECK_GPU(gpuEventCreate(&stop));
+  gpu::event_t start, stop;
+  CHECK_GPU(gpu::event_create(&start));
+  CHECK_GPU(gpu::event_create(&stop));
   std::vector<float> ms;
   for (int r = 0; r < reps; ++r) {
-    CHECK_GPU(gpuEventRecord(start, 0));
+    CHECK_GPU(gpu::event_record(start, nullptr));
     launch();
-    CHECK_GPU(gpuEventRecord(stop, 0));
-    CHECK_GPU(gpuEventSynchronize(stop));
+    CHECK_GPU(gpu::event_record(stop, nullptr));
+    CHECK_GPU(gpu::event_synchronize(stop));
     float t = 0;
-    CHECK_GPU(gpuEventElapsedTime(&t, start, stop));
+    CHECK_GPU(gpu::event_elapsed_ms(&t, start, stop));
     ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
@@ -94,12 +51,12 @@ int main(int argc, char** argv) {
   const std::int64_t N = argc > 3 ? std::atoll(argv[2]) : 4096;
   const std::int64_t K = argc > 3 ? std::atoll(argv[3]) : 4096;
   int devices = 0;
-  if (gpuGetDeviceCount(&devices) != gpuSuccess || devices == 0) {
+  if (gpu::get_device_count(&devices) != gpu::kSuccess || devices == 0) {
     std::printf("fma_gemm: no GPU found; nothing was run\n");
     return 77;
   }
-  gpuDeviceProp prop;
-  CHECK_GPU(gpuGetDeviceProperties(&prop, 0));
+  gpu::device_prop_t prop;
+  CHECK_GPU(gpu::get_device_properties(&prop, 0));
   std::printf("device: %s\nproblem: D = alpha*A*B + beta*C, fp32, row-major, M=%lld N=%lld K=%lld\n",
               prop.name, (long long)M, (long long)N, (long long)K);
 
@@ -112,25 +69,33 @@ int main(int argc, char** argv) {
   const float alpha = 1.25f, beta = -0.5f;
 
   float *dA, *dB, *dC, *dD;
-  CHECK_GPU(gpuMalloc(&dA, a.size() * 4));
-  CHECK_GPU(gpuMalloc(&dB, b.size() * 4));
-  CHECK_GPU(gpuMalloc(&dC, c.size() * 4));
-  CHECK_GPU(gpuMalloc(&dD, c.size() * 4));
-  CHECK_GPU(gpuMemcpy(dA, a.data(), a.size() * 4, gpuH2D));
-  CHECK_GPU(gpuMemcpy(dB, b.data(), b.size() * 4, gpuH2D));
-  CHECK_GPU(gpuMemcpy(dC, c.data(), c.size() * 4, gpuH2D));
-  CHECK_GPU(gpuMemset(dD, 0xff, c.size() * 4));  // poison: NaN everywhere
+  CHECK_GPU(gpu::malloc_elements(&dA, a.size()));
+  CHECK_GPU(gpu::malloc_elements(&dB, b.size()));
+  CHECK_GPU(gpu::malloc_elements(&dC, c.size()));
+  CHECK_GPU(gpu::malloc_elements(&dD, c.size()));
+  CHECK_GPU(gpu::copy_to_device(dA, a.data(), a.size() * 4));
+  CHECK_GPU(gpu::copy_to_device(dB, b.data(), b.size() * 4));
+  CHECK_GPU(gpu::copy_to_device(dC, c.data(), c.size() * 4));
+  CHECK_GPU(gpu::memset_bytes(dD, 0xff, c.size() * 4));  // poison: NaN everywhere
 
   const tessera::gemm::Arguments<float, float, float> args{M, N, K, dA, K, dB, N, dC, N, dD, N,
                                                            alpha, beta};
+  tessera::DeviceInfo info;
+  if (const tessera::Status found = tessera::current_device(&info); !tessera::ok(found)) {
+    std::printf("Tessera: %s: %s\n", tessera::status_name(found), tessera::status_message(found));
+    return 1;
+  }
+  const char* arch = Gemm::chosen_arch(info);
+  std::printf("configuration: FmaConfig<%s> (of those compiled in, the one for %s)\n",
+              arch ? arch : "none", info.arch_name);
   tessera::Status s = Gemm::run(args);
   if (!tessera::ok(s)) {
     std::printf("Tessera: %s: %s\n", tessera::status_name(s), tessera::status_message(s));
     return 1;
   }
-  CHECK_GPU(gpuDeviceSynchronize());
+  CHECK_GPU(gpu::device_synchronize());
   std::vector<float> d(c.size());
-  CHECK_GPU(gpuMemcpy(d.data(), dD, d.size() * 4, gpuD2H));
+  CHECK_GPU(gpu::copy_to_host(d.data(), dD, d.size() * 4));
 
   // float64 reference on every output of the last tile row and column (the edges) and on
   // 4096 random outputs elsewhere; every output must also have been written (no NaN).
@@ -177,7 +142,7 @@ int main(int argc, char** argv) {
     }
   };
   sgemm();
-  CHECK_GPU(gpuDeviceSynchronize());
+  CHECK_GPU(gpu::device_synchronize());
   const float t_cublas = median_ms(sgemm, 20);
   std::printf("%-28s %9.3f ms  %7.2f TFLOP/s\n", "cuBLAS SGEMM (pedantic fp32)", t_cublas,
               flops / t_cublas * 1e-9);
@@ -186,9 +151,9 @@ int main(int argc, char** argv) {
 #else
   std::printf("rocBLAS comparison: not built (no rocBLAS package on the build machine)\n");
 #endif
-  CHECK_GPU(gpuFree(dA));
-  CHECK_GPU(gpuFree(dB));
-  CHECK_GPU(gpuFree(dC));
-  CHECK_GPU(gpuFree(dD));
+  CHECK_GPU(gpu::free_bytes(dA));
+  CHECK_GPU(gpu::free_bytes(dB));
+  CHECK_GPU(gpu::free_bytes(dC));
+  CHECK_GPU(gpu::free_bytes(dD));
   return pass ? 0 : 1;
 }

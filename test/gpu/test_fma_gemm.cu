@@ -5,6 +5,8 @@
 
 #include <tuple>
 
+#include "tessera/gemm/dispatch.hpp"
+
 using namespace tessera;
 using tessera::test::CaseShape;
 using tessera::test::check_gemm;
@@ -228,4 +230,31 @@ TEST_CASE("sanitizer cross-section", "[gpu][sanitize]") {
   split.workspace = split.must_split = true;
   check_gemm<RowF32>(split);
   check_gemm<ColF16>(split);
+}
+
+TEST_CASE("a configuration for another architecture is refused before launching", "[gpu][status][arch]") {
+  DeviceInfo info;
+  REQUIRE(current_device(&info) == Status::kSuccess);
+  INFO("device " << info.arch_name);
+  // On a Hopper GPU the Blackwell configuration is the wrong one, elsewhere the Hopper one;
+  // the dispatcher over both picks the right one.
+  using ForSm100 = gemm::FmaConfig<Sm100, float, RowMajor, float, RowMajor, float, RowMajor>;
+  using Both = gemm::Dispatch<RowF32, ForSm100>;
+  const std::int64_t M = 33, N = 40, K = 17;
+  std::vector<float> a(std::size_t(M * K)), b(std::size_t(K * N)), d(std::size_t(M * N));
+  test::fill_random(a, test::fresh_seed());
+  test::fill_random(b, test::fresh_seed() + 1);
+  test::poison(d);
+  test::DeviceBuffer<float> da(a), db(b), dd(d);
+  const gemm::Arguments<float, float, float> args{M, N, K, da.ptr, K, db.ptr, N, nullptr, N, dd.ptr, N, 1.0f, 0.0f};
+  const Status wrong = gemm::Gemm<RowF32>::supports(info) ? gemm::Gemm<ForSm100>::run(args)
+                                                          : gemm::Gemm<RowF32>::run(args);
+  CHECK(wrong == Status::kErrorWrongArchitecture);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  for (const float v : dd.download_with_guard()) REQUIRE(test::is_poison(v));  // nothing written
+  if (Both::chosen_arch(info) == nullptr) return;  // neither Hopper nor Blackwell
+  CHECK(Both::run(args) == Status::kSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const std::vector<float> out = dd.download_with_guard();
+  for (std::size_t i = 0; i < std::size_t(M * N); ++i) REQUIRE(!test::is_poison(out[i]));
 }

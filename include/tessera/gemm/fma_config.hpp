@@ -31,6 +31,10 @@ using DefaultFmaThreadTile =
 template <class Arch>
 constexpr int kDefaultFmaMinBlocks = 1;
 
+// The family tag: Gemm<FmaConfig<...>> launches through KernelLauncher<FmaFamily, Config>
+// (tessera/gemm/fma_gemm.hpp).
+struct FmaFamily {};
+
 // BlockTile: the output tile one block computes and its K step (GemmShape<M, N, K>).
 // kMinBlocksPerSm: occupancy the register allocation must allow (registers per thread
 // are capped at register file / (threads x this)).
@@ -42,6 +46,7 @@ template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class L
           class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
           int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>>
 struct FmaConfig {
+  using Family = FmaFamily;
   using Arch = Arch_;
   using ElementA = ElementA_;
   using ElementB = ElementB_;

@@ -1,35 +1,131 @@
-// Facts about the current device that host code plans launches with.
+// Facts about the current device that host code plans and checks launches with: which
+// architecture it is (so a configuration built for another one is refused before it is
+// launched), its multiprocessor count and its shared-memory limit. Read once per device
+// and cached.
 #pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <mutex>
 
 #include "tessera/core/status.hpp"
 #include "tessera/runtime/stream.hpp"
 
 namespace tessera {
 
-// Multiprocessors (SMs / CUs) of the current device, cached per device id.
-inline Status multiprocessor_count(int* count) {
-  constexpr int kMaxDevices = 64;
-  static int cached[kMaxDevices] = {};
+struct DeviceInfo {
+  int id = 0;
+  bool amd = false;
+  // NVIDIA: major * 10 + minor (90 for H100/H200, 100 for B200). AMD: 0.
+  int compute_capability = 0;
+  // AMD: the gfx target, without feature suffixes ("gfx942" from "gfx942:sramecc+:xnack-").
+  // NVIDIA: "sm_90" style.
+  char arch_name[32] = {};
+  int multiprocessors = 0;
+  std::size_t smem_per_block_optin = 0;  // bytes one block may use, opt-in included
+};
+
+#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
+namespace amd {
+namespace emulation {
+// The emulated device (its gfx target and CU count), defined by the emulator layer.
+Status current_device(DeviceInfo* info);
+}  // namespace emulation
+}  // namespace amd
+#endif
+
+namespace detail {
+inline void copy_arch_name(DeviceInfo& info, const char* name) {
+  std::size_t n = 0;
+  // Stop at the first ':' so that "gfx942:sramecc+:xnack-" names the target alone.
+  while (name[n] != '\0' && name[n] != ':' && n + 1 < sizeof info.arch_name) ++n;
+  std::memcpy(info.arch_name, name, n);
+  info.arch_name[n] = '\0';
+}
+
+inline Status query_device(int device, DeviceInfo* out) {
+  DeviceInfo info;
+  info.id = device;
+#if defined(TESSERA_HIP)
+  hipDeviceProp_t prop;
+  TESSERA_RETURN_IF_HIP_ERROR(hipGetDeviceProperties(&prop, device));
+  info.amd = true;
+  copy_arch_name(info, prop.gcnArchName);
+  info.multiprocessors = prop.multiProcessorCount;
+  info.smem_per_block_optin = prop.sharedMemPerBlock;
+#elif defined(TESSERA_CUDA)
+  int major = 0, minor = 0, sms = 0, smem = 0;
+  TESSERA_RETURN_IF_CUDA_ERROR(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  TESSERA_RETURN_IF_CUDA_ERROR(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  TESSERA_RETURN_IF_CUDA_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TESSERA_RETURN_IF_CUDA_ERROR(
+      cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  info.compute_capability = major * 10 + minor;
+  char name[16];
+  name[0] = 's';
+  name[1] = 'm';
+  name[2] = '_';
+  int n = 3;
+  for (int v : {major, minor}) {
+    if (v >= 10) name[n++] = char('0' + v / 10);
+    name[n++] = char('0' + v % 10);
+  }
+  name[n] = '\0';
+  copy_arch_name(info, name);
+  info.multiprocessors = sms;
+  info.smem_per_block_optin = std::size_t(smem);
+#elif defined(TESSERA_AMD_EMULATION)
+  const Status s = amd::emulation::current_device(&info);
+  if (!ok(s)) return s;
+#else
+  (void)device;
+  return Status::kErrorNoDevice;
+#endif
+  *out = info;
+  return Status::kSuccess;
+}
+}  // namespace detail
+
+// The current device's facts, queried once per device id and process.
+inline Status current_device(DeviceInfo* out) {
   int device = 0;
 #if defined(TESSERA_HIP)
   TESSERA_RETURN_IF_HIP_ERROR(hipGetDevice(&device));
-#else
+#elif defined(TESSERA_CUDA)
   TESSERA_RETURN_IF_CUDA_ERROR(cudaGetDevice(&device));
 #endif
-  if (device >= 0 && device < kMaxDevices && cached[device] > 0) {
-    *count = cached[device];
+  constexpr int kCached = 64;
+  // A reader sees either no entry (and queries) or a fully written one: the flag is
+  // released after the entry, which only the first filler (under the lock) writes.
+  static DeviceInfo cache[kCached];
+  static std::atomic<bool> filled[kCached];
+  static std::mutex fill;
+#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
+  // The emulator may change the device it emulates between launches: never cache.
+  return detail::query_device(device, out);
+#else
+  if (device >= 0 && device < kCached && filled[device].load(std::memory_order_acquire)) {
+    *out = cache[device];
     return Status::kSuccess;
   }
-  int value = 0;
-#if defined(TESSERA_HIP)
-  TESSERA_RETURN_IF_HIP_ERROR(
-      hipDeviceGetAttribute(&value, hipDeviceAttributeMultiprocessorCount, device));
-#else
-  TESSERA_RETURN_IF_CUDA_ERROR(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
+  const Status s = detail::query_device(device, out);
+  if (ok(s) && device >= 0 && device < kCached) {
+    const std::lock_guard<std::mutex> lock(fill);
+    if (!filled[device].load(std::memory_order_relaxed)) {
+      cache[device] = *out;
+      filled[device].store(true, std::memory_order_release);
+    }
+  }
+  return s;
 #endif
-  if (device >= 0 && device < kMaxDevices) cached[device] = value;
-  *count = value;
-  return Status::kSuccess;
+}
+
+// Multiprocessors (SMs / CUs) of the current device.
+inline Status multiprocessor_count(int* count) {
+  DeviceInfo info;
+  const Status s = current_device(&info);
+  if (ok(s)) *count = info.multiprocessors;
+  return s;
 }
 
 }  // namespace tessera

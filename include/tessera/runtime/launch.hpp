@@ -51,7 +51,27 @@ Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, 
   return amd::emulation::launch(shape, entry, &call);
 }
 
+template <auto kKernel>
+Status allow_dynamic_smem(std::size_t) {
+  return Status::kSuccess;  // the emulator hands out the LDS a kernel declares
+}
+
 #elif defined(TESSERA_CUDA) || defined(TESSERA_HIP)
+
+// Past 48 KiB a CUDA kernel must opt in to its dynamic shared memory; done once per
+// kernel and process (the answer is cached). AMD kernels declare their LDS statically.
+template <auto kKernel>
+Status allow_dynamic_smem(std::size_t bytes) {
+#if defined(TESSERA_CUDA)
+  if (bytes > 48 * 1024) {
+    static const Status once = status_from_cuda(
+        cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    return once;
+  }
+#endif
+  (void)bytes;
+  return Status::kSuccess;
+}
 
 template <class... KernelParams, class... Args>
 Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, Stream stream,

@@ -1,9 +1,13 @@
-// The GPU runtime calls tessera_bench makes, spelled once for CUDA (nvcc) and for HIP
-// (clang -x hip), so that one harness source builds for both vendors.
+// The GPU runtime calls that examples, tests and benchmarks make, spelled once for CUDA
+// (nvcc) and for HIP (clang -x hip), so that one source builds for both vendors:
 //
-// Only what the harness uses is here: memory, copies, streams, events, device
-// properties and error text on the host; thread and block indices and a clock in
-// kernels. The vendor BLAS (cuBLAS / rocBLAS) is in vendor_blas.hpp: the two APIs
+//   #include "tessera/runtime/gpu.hpp"
+//   float* d = nullptr;
+//   TESSERA_GPU_CHECK(tessera::gpu::malloc_elements(&d, n));   // prints and exits on error
+//
+// Memory, copies, streams, events, device properties and error text on the host; thread
+// and block indices and a clock in kernels. The library's kernels do not use it (they
+// need no runtime calls); the vendor BLAS (cuBLAS / rocBLAS) is not here: the two APIs
 // differ in more than their spelling.
 //
 // Device code under HIP must not reach ockl (the HIP build uses -nogpulib, and Debian's
@@ -14,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 #include "tessera/core/macros.hpp"
 
@@ -22,9 +27,10 @@
 #elif defined(TESSERA_CUDA)
 #include <cuda_runtime.h>
 #else
-#error "benchmark/gpu_api.hpp: compile with nvcc (CUDA) or clang -x hip (HIP)"
+#error "tessera/runtime/gpu.hpp: compile with nvcc (CUDA) or clang -x hip (HIP)"
 #endif
 
+namespace tessera {
 namespace gpu {
 
 #if defined(TESSERA_HIP)
@@ -65,6 +71,14 @@ inline error_t memset_async(void* p, int value, std::size_t bytes, stream_t s) {
 inline error_t copy_to_host_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
   return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToHost, s);
 }
+inline error_t copy_to_host(void* dst, const void* src, std::size_t bytes) {
+  return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost);
+}
+inline error_t copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  return hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice);
+}
+inline error_t memset_bytes(void* p, int value, std::size_t bytes) { return hipMemset(p, value, bytes); }
+inline error_t device_synchronize() { return hipDeviceSynchronize(); }
 
 // Non-blocking: the harness's stream must not serialise with the legacy default stream.
 inline error_t stream_create(stream_t* s) { return hipStreamCreateWithFlags(s, hipStreamNonBlocking); }
@@ -132,6 +146,14 @@ inline error_t memset_async(void* p, int value, std::size_t bytes, stream_t s) {
 inline error_t copy_to_host_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
   return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
 }
+inline error_t copy_to_host(void* dst, const void* src, std::size_t bytes) {
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost);
+}
+inline error_t copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
+}
+inline error_t memset_bytes(void* p, int value, std::size_t bytes) { return cudaMemset(p, value, bytes); }
+inline error_t device_synchronize() { return cudaDeviceSynchronize(); }
 
 // Non-blocking: the harness's stream must not serialise with the legacy default stream.
 inline error_t stream_create(stream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
@@ -165,6 +187,18 @@ __device__ TESSERA_FORCEINLINE std::uint64_t clock_ns() {
 
 #endif
 
+// Prints the failed call, where it was and the runtime's message, then exits(1): for
+// examples and tools, where a failed runtime call ends the program.
+#define TESSERA_GPU_CHECK(call)                                                              \
+  do {                                                                                       \
+    const ::tessera::gpu::error_t tessera_gpu_error_ = (call);                               \
+    if (tessera_gpu_error_ != ::tessera::gpu::kSuccess) {                                    \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,              \
+                   ::tessera::gpu::error_string(tessera_gpu_error_));                        \
+      std::exit(1);                                                                          \
+    }                                                                                        \
+  } while (0)
+
 // Typed allocation on top of the byte-level call (both runtimes' own templates differ).
 template <class T>
 error_t malloc_elements(T** p, std::size_t count) {
@@ -172,3 +206,4 @@ error_t malloc_elements(T** p, std::size_t count) {
 }
 
 }  // namespace gpu
+}  // namespace tessera

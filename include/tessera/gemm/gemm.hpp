@@ -1,0 +1,102 @@
+// Gemm<Config>: the one host API of every kernel family.
+//
+//   Status   Gemm<Config>::can_implement(args)              every precondition, no device needed
+//   size_t   Gemm<Config>::workspace_size(args)             bytes run() may use (0: none)
+//   Status   Gemm<Config>::run(args, workspace, stream)     checks, then launches
+//
+// What is common lives here: the argument checks every family shares (can_implement.hpp),
+// the device check (a configuration built for one architecture is refused on another with
+// kErrorWrongArchitecture, before anything is launched), the empty-problem and workspace
+// rules. What differs per family is a KernelLauncher<Family, Config> specialisation, found
+// through Config::Family:
+//
+//   template <class Config> struct KernelLauncher<MyFamily, Config> {
+//     static OperandRequirements requirements();           // alignment, 32-bit offsets
+//     static Status check(const Args&);                    // the family's own refusals
+//     static std::size_t workspace_size(const Args&, const DeviceInfo&);
+//     static Status launch(const Args&, void* workspace, Stream, const DeviceInfo&);
+//   };
+//
+// launch() is called only for a valid, non-empty problem on a device of Config::Arch,
+// with a 16-byte aligned workspace (or nullptr); it returns the launch's Status.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "tessera/arch/arch.hpp"
+#include "tessera/core/status.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/can_implement.hpp"
+#include "tessera/runtime/device.hpp"
+#include "tessera/runtime/stream.hpp"
+
+namespace tessera::gemm {
+
+template <class Family, class Config>
+struct KernelLauncher {
+  static_assert(sizeof(Config) == 0,
+                "Tessera: no kernel family launches this Config: include the family's header "
+                "(tessera/gemm/fma_gemm.hpp, ...) and check Config::Family");
+};
+
+// True when code built for Arch runs on the device `d`.
+template <class Arch>
+bool runs_on(const DeviceInfo& d) {
+  if constexpr (is_amd<Arch>) {
+    return d.amd && std::strcmp(d.arch_name, Arch::kName) == 0;
+  } else {
+    if (d.amd) return false;
+    return Arch::kForwardCompatible ? d.compute_capability >= Arch::kComputeCapability
+                                    : d.compute_capability == Arch::kComputeCapability;
+  }
+}
+
+template <class Config>
+struct Gemm {
+  using Arch = typename Config::Arch;
+  using LayoutA = typename Config::LayoutA;
+  using LayoutB = typename Config::LayoutB;
+  using LayoutC = typename Config::LayoutC;
+  using Args = Arguments<typename Config::ElementA, typename Config::ElementB,
+                         typename Config::ElementC>;
+  using Launcher = KernelLauncher<typename Config::Family, Config>;
+
+  // Every precondition of the arguments: a Status that names the first problem found.
+  // Needs no device (nothing is dereferenced).
+  static Status can_implement(const Args& a) {
+    const Status s = gemm::can_implement<LayoutA, LayoutB, LayoutC>(a, Launcher::requirements());
+    if (!ok(s)) return s;
+    return Launcher::check(a);
+  }
+
+  // True when this configuration's code runs on the device `d`.
+  static bool supports(const DeviceInfo& d) { return runs_on<Arch>(d); }
+
+  // Bytes of workspace run() can use on the current device for these arguments (0 when
+  // it would use none, when the arguments are invalid or the device does not match).
+  static std::size_t workspace_size(const Args& a) {
+    DeviceInfo d;
+    if (!ok(current_device(&d)) || !supports(d)) return 0;
+    if (!ok(can_implement(a)) || a.M == 0 || a.N == 0) return 0;
+    return Launcher::workspace_size(a, d);
+  }
+
+  // workspace: nullptr, or at least workspace_size(a) bytes, 16-byte aligned, untouched
+  // by anything else until the work on `stream` is done.
+  static Status run(const Args& a, void* workspace = nullptr, Stream stream = nullptr) {
+    const Status s = can_implement(a);
+    if (!ok(s)) return s;
+    DeviceInfo d;
+    const Status found = current_device(&d);
+    if (!ok(found)) return found;
+    if (!supports(d)) return Status::kErrorWrongArchitecture;
+    if (a.M == 0 || a.N == 0) return Status::kSuccess;  // nothing to write
+    if (reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
+      return Status::kErrorWorkspaceMisaligned;
+    }
+    return Launcher::launch(a, workspace, stream, d);
+  }
+};
+
+}  // namespace tessera::gemm
