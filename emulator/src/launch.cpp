@@ -21,6 +21,7 @@
 #include "tessera/arch/amd/emulation_hooks.hpp"
 #include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
+#include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
 
 namespace tessera::amd::emulation {
@@ -296,6 +297,17 @@ std::vector<TraceEvent> trace(unsigned workgroup, int wave) {
 }
 
 Stats last_launch_stats() { return emu().stats; }
+
+Status current_device(DeviceInfo* info) {
+  const bool gfx950 = target_is_gfx950();
+  *info = DeviceInfo{};
+  info->amd = true;
+  std::strcpy(info->arch_name, gfx950 ? "gfx950" : "gfx942");
+  const int chip_cus = gfx950 ? 256 : 304;
+  info->multiprocessors = emu().options.compute_units > 0 ? emu().options.compute_units : chip_cus;
+  info->smem_per_block_optin = gfx950 ? kMaxLdsBytes : 64 * 1024;
+  return Status::kSuccess;
+}
 
 // ---- hooks of arch/thread.hpp and arch/amd/sched.hpp ------------------------------------
 #define TESSERA_EMU_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))

@@ -33,6 +33,9 @@ struct Options {
   bool report_uninitialized_lds = true;
   // Bytes of stack per lane (each lane runs on its own stack).
   std::size_t lane_stack_bytes = 256 * 1024;
+  // What current_device() reports as the CU count (0: the chip's, MI300X 304 for gfx942,
+  // MI355X 256 for gfx950). Host code plans split-K from it.
+  int compute_units = 0;
 };
 
 Options& options();
