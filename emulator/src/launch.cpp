@@ -31,10 +31,7 @@ Lane* g_lane = nullptr;
 std::uintptr_t g_arena_begin = 0;
 std::uintptr_t g_arena_size = 0;
 
-Emulator& emu() {
-  static Emulator e;
-  return e;
-}
+Emulator g_emulator;
 
 const char* call_name(Call c) {
   switch (c) {
@@ -65,7 +62,6 @@ Lane& current_lane(const char* what) {
   return *g_lane;
 }
 
-Wave& wave_of(const Lane& l) { return emu().wg.waves[std::size_t(l.wave)]; }
 
 void stop_at(Lane& l, Call kind, std::uintptr_t pc, std::uint32_t a, std::uint32_t b,
              std::uint32_t c) {

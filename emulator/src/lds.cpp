@@ -42,7 +42,7 @@ struct Finding {
   std::uint64_t begin = 0, end = 0;
   int other_wave = -1, other_lane = -1;
   std::uintptr_t other_pc = 0;
-  std::string what;
+  const char* what = "";
 
   void add(std::uint64_t byte, int wave, int lane, std::uintptr_t pc, const char* w) {
     if (!hit) {
@@ -81,7 +81,6 @@ std::string who(int wave, int lane) {
 }
 
 bool published_before(const ByteShadow& b, std::uint32_t epoch) {
-  if (b.write_flush == kPublished) return true;
   const Wave& writer = emu().wg.waves[b.write_wave];
   return b.write_flush < writer.flush_epochs.size() && writer.flush_epochs[b.write_flush] < epoch;
 }
@@ -95,6 +94,73 @@ void out_of_plan(const Lane& l, std::int64_t offset, std::size_t bytes, std::uin
            range(std::uint64_t(offset), std::uint64_t(offset + std::int64_t(bytes))) +
            " outside the " + std::to_string(emu().wg.lds_bytes) + " bytes the kernel declared" +
            (offset < 0 ? " (before them)" : ""));
+}
+
+// What every access leaves in the shadow, found something or not.
+inline void note_read(ByteShadow& b, const Wave& w, const Lane& l, std::uint32_t epoch,
+                      std::uintptr_t pc) {
+  if (b.read_epoch != epoch) {
+    b.read_epoch = epoch;
+    b.read_waves = 0;
+    b.other_read_wave = std::uint8_t(w.id);
+    b.other_read_pc = pc;
+    b.read_multi = 0;
+  }
+  b.read_waves = std::uint16_t(b.read_waves | (1u << w.id));
+  if (b.read_wave == w.id && b.read_segment == w.segment) {
+    if (b.read_lane != l.lane) b.read_multi = 1;
+  } else {
+    b.read_multi = 0;
+  }
+  b.read_wave = std::uint8_t(w.id);
+  b.read_lane = std::uint8_t(l.lane);
+  b.read_segment = w.segment;
+  b.read_pc = pc;
+}
+
+inline void note_write(ByteShadow& b, const Wave& w, const Lane& l, std::uint32_t epoch,
+                       std::uintptr_t pc) {
+  b.write_epoch = epoch;
+  b.write_wave = std::uint8_t(w.id);
+  b.write_lane = std::uint8_t(l.lane);
+  b.write_segment = w.segment;
+  b.write_pc = pc;
+  b.write_flush = std::uint32_t(w.flush_epochs.size());
+}
+
+// True when the access finds nothing to report in any of its bytes: the common case,
+// decided without changing the shadow (but for caching that a write was published), so
+// that the full check below runs only on a hit.
+inline bool clean(ByteShadow* shadow, std::size_t begin, std::size_t end, const Wave& w,
+                  const Lane& l, std::uint32_t epoch, bool write, bool uninitialized_matters) {
+  const unsigned me = 1u << w.id;
+  for (std::size_t i = begin; i < end; ++i) {
+    ByteShadow& b = shadow[i];
+    if (b.dma_index != 0) return false;
+    const bool same_segment_other_lane_write = b.write_wave == w.id && b.write_epoch != 0 &&
+                                               b.write_segment == w.segment &&
+                                               b.write_lane != l.lane && b.write_lane != kWholeWave;
+    if (same_segment_other_lane_write) return false;
+    if (!write) {
+      if (b.write_epoch == 0) {
+        if (uninitialized_matters) return false;
+      } else if (b.write_wave != w.id) {
+        if (b.write_epoch == epoch) return false;
+        if (b.write_flush != kPublished) {
+          if (!published_before(b, epoch)) return false;
+          b.write_flush = kPublished;  // true for every later interval too: check once
+        }
+      }
+    } else {
+      if (b.write_epoch == epoch && b.write_wave != w.id) return false;
+      if (b.read_epoch == epoch && (b.read_waves & ~me) != 0) return false;
+      if (b.read_epoch == epoch && b.read_wave == w.id && b.read_segment == w.segment &&
+          (b.read_lane != l.lane || b.read_multi)) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -126,7 +192,7 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
   const std::uint32_t epoch = wg.epoch;
   const std::uint16_t me = std::uint16_t(1u << w.id);
 
-  if (!write) {  // the compiler's wait before reading the wave's own in-flight bytes
+  if (!write && !w.dma.empty()) {  // the compiler's wait before reading the wave's own in-flight bytes
     std::uint64_t need = 0;
     for (std::size_t i = begin; i < end; ++i) {
       const ByteShadow& b = e.shadow[i];
@@ -137,6 +203,17 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
       ++e.stats.implicit_waits;
       record(w, TraceKind::kImplicitWait, pc, std::uint32_t(w.vm_issued - w.vm_completed));
     }
+  }
+
+  if (clean(e.shadow.data(), begin, end, w, l, epoch, write, e.options.report_uninitialized_lds)) {
+    for (std::size_t i = begin; i < end; ++i) {
+      if (write) {
+        note_write(e.shadow[i], w, l, epoch, pc);
+      } else {
+        note_read(e.shadow[i], w, l, epoch, pc);
+      }
+    }
+    return;
   }
 
   Finding race, intra, not_waited, in_flight, uninitialized;
@@ -157,29 +234,17 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
       } else if (b.write_wave != w.id) {
         if (b.write_epoch == epoch) {
           race.add(i, b.write_wave, b.write_lane, b.write_pc, "wrote it in the same barrier interval");
-        } else if (!published_before(b, epoch)) {
-          not_waited.add(i, b.write_wave, b.write_lane, b.write_pc, "");
+        } else if (b.write_flush != kPublished) {
+          if (published_before(b, epoch)) {
+            b.write_flush = kPublished;  // true for every later interval too: check once
+          } else {
+            not_waited.add(i, b.write_wave, b.write_lane, b.write_pc, "");
+          }
         }
       } else if (b.write_lane != l.lane && b.write_lane != kWholeWave && b.write_segment == w.segment) {
         intra.add(i, w.id, b.write_lane, b.write_pc, "wrote it");
       }
-      if (b.read_epoch != epoch) {
-        b.read_epoch = epoch;
-        b.read_waves = 0;
-        b.other_read_wave = std::uint8_t(w.id);
-        b.other_read_pc = pc;
-        b.read_multi = 0;
-      }
-      b.read_waves |= me;
-      if (b.read_wave == w.id && b.read_segment == w.segment) {
-        if (b.read_lane != l.lane) b.read_multi = 1;
-      } else {
-        b.read_multi = 0;
-      }
-      b.read_wave = std::uint8_t(w.id);
-      b.read_lane = std::uint8_t(l.lane);
-      b.read_segment = w.segment;
-      b.read_pc = pc;
+      note_read(b, w, l, epoch, pc);
       continue;
     }
     // A write.
@@ -196,14 +261,10 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
                (b.read_lane != l.lane || b.read_multi)) {
       intra.add(i, w.id, b.read_multi ? -1 : b.read_lane, b.read_pc, "read it");
     }
-    b.write_epoch = epoch;
-    b.write_wave = std::uint8_t(w.id);
-    b.write_lane = std::uint8_t(l.lane);
-    b.write_segment = w.segment;
-    b.write_pc = pc;
-    b.write_flush = std::uint32_t(w.flush_epochs.size());
+    note_write(b, w, l, epoch, pc);
   }
 
+  if (!(race.hit || in_flight.hit || not_waited.hit || intra.hit || uninitialized.hit)) return;
   const char* verb = write ? "wrote" : "read";
   const std::string me_str = who(w.id, l.lane);
   if (race.hit) {

@@ -143,7 +143,9 @@ struct Emulator {
   bool running = false;
 };
 
-Emulator& emu();
+// One emulator per process (launches do not nest; kernels run one workgroup at a time).
+extern Emulator g_emulator;
+inline Emulator& emu() { return g_emulator; }
 
 // The lane being run (null outside a launch) and the LDS mapping's range: the memory
 // hooks compare every access against these, so they are plain globals.
@@ -152,7 +154,7 @@ extern std::uintptr_t g_arena_begin;
 extern std::uintptr_t g_arena_size;
 
 Lane& current_lane(const char* what);
-Wave& wave_of(const Lane& l);
+inline Wave& wave_of(const Lane& l) { return g_emulator.wg.waves[std::size_t(l.wave)]; }
 // Suspends the calling lane at a wave-level instruction until the wave resolves it.
 void stop_at(Lane& l, Call kind, std::uintptr_t pc, std::uint32_t a = 0, std::uint32_t b = 0,
              std::uint32_t c = 0);

@@ -26,6 +26,7 @@ struct CaseShape {
   std::int64_t pad = 0;  // added to every leading dimension
   float alpha = 1.0f, beta = 0.0f;
   bool workspace = false;  // pass workspace_size() bytes: split-K where it applies
+  bool must_split = false; // with the workspace, require that a split was chosen
 };
 
 // A host buffer with kGuard poisoned elements after it, registered with the emulator.
@@ -91,6 +92,7 @@ void check_emulated_gemm(const CaseShape& s) {
                                    dc.data.data(), ldc, dd.data.data(), ldd, s.alpha, s.beta};
   const std::size_t workspace_bytes = s.workspace ? EmulatedGemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
+  if (s.workspace && s.must_split) REQUIRE(workspace_bytes > 0);
   std::vector<float> workspace(workspace_bytes / sizeof(float) + 4);
   test::poison(workspace);  // NaN: every slice the reduce reads must have been written
   void* ws = workspace_bytes > 0 ? static_cast<void*>(workspace.data()) : nullptr;
