@@ -371,7 +371,7 @@ inline __attribute__((always_inline)) void check(const volatile void* p, std::si
 }
 }  // namespace
 
-#define TESSERA_EMU_CALLER (reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)) - 1)
+#define TESSERA_EMU_CALLER reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 #define TESSERA_EMU_ACCESS(n)                                                                 \
   void __tsan_read##n(void* p) { check(p, n, false, TESSERA_EMU_CALLER); }                    \
   void __tsan_write##n(void* p) { check(p, n, true, TESSERA_EMU_CALLER); }                    \

@@ -2,6 +2,7 @@
 // source locations (addr2line on the running binary, when it has debug information).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -19,7 +20,44 @@ std::map<Key, std::size_t>& index_of() {
   return m;
 }
 
-// "file:line (function)" for a code address, "0x..." when it cannot be found.
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// The frames at a code address, innermost (inlined) first: "file:line function" joined
+// with " <- ", at most four. llvm-symbolizer reads clang's DWARF 5 and its inlining
+// records; binutils' addr2line is the fallback (often without line numbers for clang).
+std::string frames_at(const char* file, std::uintptr_t offset) {
+  char cmd[1200];
+  std::snprintf(cmd, sizeof cmd,
+                "llvm-symbolizer --functions=short --inlining --obj='%s' 0x%zx 2>/dev/null || "
+                "addr2line -f -i -e '%s' 0x%zx 2>/dev/null",
+                file, std::size_t(offset), file, std::size_t(offset));
+  FILE* p = popen(cmd, "r");
+  if (p == nullptr) return "";
+  std::string frames;
+  int count = 0;
+  char function[1024], where[1024];
+  while (std::fgets(function, sizeof function, p) != nullptr) {
+    const std::string f = trim(function);
+    if (f.empty()) continue;  // llvm-symbolizer ends the address with a blank line
+    if (std::fgets(where, sizeof where, p) == nullptr) break;
+    std::string w = trim(where);
+    if (w.rfind("??", 0) == 0 || count == 4) continue;
+    const std::size_t slash = w.find_last_of('/');
+    if (slash != std::string::npos) w = w.substr(slash + 1);
+    const std::size_t column = w.find(':') == std::string::npos ? std::string::npos : w.find(':', w.find(':') + 1);
+    if (column != std::string::npos) w = w.substr(0, column);  // file:line, no column
+    frames += (frames.empty() ? "" : " <- ") + w + " " + f;
+    ++count;
+  }
+  pclose(p);
+  return frames;
+}
+
+// Where a code address is in the source, or "0x..." when that cannot be found. The
+// addresses are return addresses of hook calls: the call is the byte before.
 std::string symbolize(std::uintptr_t pc) {
   static std::map<std::uintptr_t, std::string> cache;
   if (pc == 0) return "?";
@@ -29,29 +67,10 @@ std::string symbolize(std::uintptr_t pc) {
   std::snprintf(hex, sizeof hex, "0x%zx", std::size_t(pc));
   std::string result = hex;
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname != nullptr) {
-    const std::uintptr_t offset = pc - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-    char cmd[1024];
-    std::snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%zx 2>/dev/null", info.dli_fname,
-                  std::size_t(offset));
-    if (FILE* p = popen(cmd, "r")) {
-      // Pairs of lines: function, file:line; with -i the innermost inlined frame first.
-      std::string frames;
-      char function[512], where[512];
-      while (std::fgets(function, sizeof function, p) != nullptr &&
-             std::fgets(where, sizeof where, p) != nullptr) {
-        std::string f(function), w(where);
-        while (!f.empty() && (f.back() == '\n' || f.back() == '\r')) f.pop_back();
-        while (!w.empty() && (w.back() == '\n' || w.back() == '\r')) w.pop_back();
-        if (w.rfind("??", 0) == 0) continue;
-        const std::size_t slash = w.find_last_of('/');
-        if (f.size() > 60) f = f.substr(0, 57) + "...";
-        frames += (frames.empty() ? "" : " <- ") + (slash == std::string::npos ? w : w.substr(slash + 1)) +
-                  " (" + f + ")";
-      }
-      pclose(p);
-      if (!frames.empty()) result = frames;
-    }
+  if (dladdr(reinterpret_cast<void*>(pc - 1), &info) != 0 && info.dli_fname != nullptr) {
+    const std::uintptr_t offset = pc - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    const std::string frames = frames_at(info.dli_fname, offset);
+    if (!frames.empty()) result = frames;
   }
   cache[pc] = result;
   return result;
@@ -132,8 +151,28 @@ std::string describe(const Report& r) {
 }
 
 std::string describe_all() {
+  // Unrolled loops give one report per instruction; group those that name the same source
+  // lines, and show the first of each group.
+  std::map<std::tuple<int, std::string, std::string>, std::pair<const Report*, std::uint64_t>> groups;
+  std::vector<const Report*> order;
+  for (const Report& r : emu().reports) {
+    auto& g = groups[{int(r.kind), symbolize(r.pc), symbolize(r.other_pc)}];
+    if (g.first == nullptr) {
+      g.first = &r;
+      order.push_back(&r);
+    }
+    g.second += r.count;
+  }
+  // Races first (the enum's order), then in the order first seen.
+  std::sort(order.begin(), order.end(), [](const Report* x, const Report* y) {
+    return int(x->kind) != int(y->kind) ? int(x->kind) < int(y->kind) : x < y;  // x < y: first seen
+  });
   std::string s;
-  for (const Report& r : emu().reports) s += describe(r) + "\n";
+  for (const Report* r : order) {
+    Report shown = *r;
+    shown.count = groups[{int(r->kind), symbolize(r->pc), symbolize(r->other_pc)}].second;
+    s += describe(shown) + "\n";
+  }
   return s.empty() ? "no reports" : s;
 }
 
