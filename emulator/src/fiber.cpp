@@ -13,7 +13,7 @@
 #include <cstring>
 #include <utility>
 
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) || defined(TESSERA_EMULATOR_UCONTEXT)
 #include <ucontext.h>
 #endif
 
@@ -49,7 +49,7 @@ Stack& Stack::operator=(Stack&& o) noexcept {
   return *this;
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(TESSERA_EMULATOR_UCONTEXT)
 
 extern "C" void tessera_emu_fiber_switch(void** save_sp, void* new_sp);
 extern "C" void tessera_emu_fiber_entry();

@@ -270,6 +270,7 @@ Status launch(const LaunchShape& shape, void (*entry)(void*), void* context) {
     e.arena = static_cast<unsigned char*>(std::malloc(kLdsRedzone + kMaxLdsBytes + kLdsRedzone));
     if (e.arena == nullptr) return Status::kErrorOutOfMemory;
     e.shadow.resize(kMaxLdsBytes);
+    e.sites.resize(kMaxLdsBytes);
   }
   g_arena_begin = reinterpret_cast<std::uintptr_t>(e.arena);
   g_arena_size = kLdsRedzone + kMaxLdsBytes + kLdsRedzone;

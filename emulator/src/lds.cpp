@@ -97,35 +97,37 @@ void out_of_plan(const Lane& l, std::int64_t offset, std::size_t bytes, std::uin
 }
 
 // What every access leaves in the shadow, found something or not.
-inline void note_read(ByteShadow& b, const Wave& w, const Lane& l, std::uint32_t epoch,
+inline void note_read(std::size_t i, const Wave& w, const Lane& l, std::uint32_t epoch,
                       std::uintptr_t pc) {
+  ByteShadow& b = emu().shadow[i];
   if (b.read_epoch != epoch) {
     b.read_epoch = epoch;
     b.read_waves = 0;
-    b.other_read_wave = std::uint8_t(w.id);
-    b.other_read_pc = pc;
     b.read_multi = 0;
+    emu().sites[i].first_read_wave = std::uint8_t(w.id);
+    emu().sites[i].first_read_pc = pc;
   }
   b.read_waves = std::uint16_t(b.read_waves | (1u << w.id));
   if (b.read_wave == w.id && b.read_segment == w.segment) {
     if (b.read_lane != l.lane) b.read_multi = 1;
   } else {
     b.read_multi = 0;
+    emu().sites[i].read_pc = pc;
   }
   b.read_wave = std::uint8_t(w.id);
   b.read_lane = std::uint8_t(l.lane);
   b.read_segment = w.segment;
-  b.read_pc = pc;
 }
 
-inline void note_write(ByteShadow& b, const Wave& w, const Lane& l, std::uint32_t epoch,
+inline void note_write(std::size_t i, const Wave& w, const Lane& l, std::uint32_t epoch,
                        std::uintptr_t pc) {
+  ByteShadow& b = emu().shadow[i];
   b.write_epoch = epoch;
   b.write_wave = std::uint8_t(w.id);
   b.write_lane = std::uint8_t(l.lane);
   b.write_segment = w.segment;
-  b.write_pc = pc;
   b.write_flush = std::uint32_t(w.flush_epochs.size());
+  emu().sites[i].write_pc = pc;
 }
 
 // True when the access finds nothing to report in any of its bytes: the common case,
@@ -171,6 +173,7 @@ void lds_reset_for_workgroup() {
   // NaN in every float format, so a read of bytes no one wrote is hard to miss.
   std::memset(e.arena, 0xff, kLdsRedzone + kMaxLdsBytes + kLdsRedzone);
   std::memset(static_cast<void*>(e.shadow.data()), 0, g_shadow_dirty * sizeof(ByteShadow));
+  std::memset(static_cast<void*>(e.sites.data()), 0, g_shadow_dirty * sizeof(ByteSites));
   g_shadow_dirty = 0;
 }
 
@@ -208,9 +211,9 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
   if (clean(e.shadow.data(), begin, end, w, l, epoch, write, e.options.report_uninitialized_lds)) {
     for (std::size_t i = begin; i < end; ++i) {
       if (write) {
-        note_write(e.shadow[i], w, l, epoch, pc);
+        note_write(i, w, l, epoch, pc);
       } else {
-        note_read(e.shadow[i], w, l, epoch, pc);
+        note_read(i, w, l, epoch, pc);
       }
     }
     return;
@@ -233,35 +236,36 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
         if (e.options.report_uninitialized_lds) uninitialized.add(i, -1, -1, 0, "");
       } else if (b.write_wave != w.id) {
         if (b.write_epoch == epoch) {
-          race.add(i, b.write_wave, b.write_lane, b.write_pc, "wrote it in the same barrier interval");
+          race.add(i, b.write_wave, b.write_lane, e.sites[i].write_pc, "wrote it in the same barrier interval");
         } else if (b.write_flush != kPublished) {
           if (published_before(b, epoch)) {
             b.write_flush = kPublished;  // true for every later interval too: check once
           } else {
-            not_waited.add(i, b.write_wave, b.write_lane, b.write_pc, "");
+            not_waited.add(i, b.write_wave, b.write_lane, e.sites[i].write_pc, "");
           }
         }
       } else if (b.write_lane != l.lane && b.write_lane != kWholeWave && b.write_segment == w.segment) {
-        intra.add(i, w.id, b.write_lane, b.write_pc, "wrote it");
+        intra.add(i, w.id, b.write_lane, e.sites[i].write_pc, "wrote it");
       }
-      note_read(b, w, l, epoch, pc);
+      note_read(i, w, l, epoch, pc);
       continue;
     }
     // A write.
     if (b.write_epoch == epoch && b.write_wave != w.id) {
-      race.add(i, b.write_wave, b.write_lane, b.write_pc, "also wrote it in the same barrier interval");
+      race.add(i, b.write_wave, b.write_lane, e.sites[i].write_pc, "also wrote it in the same barrier interval");
     } else if (b.read_epoch == epoch && (b.read_waves & ~me) != 0) {
-      const bool other_is_first = b.other_read_wave != w.id;
-      race.add(i, other_is_first ? b.other_read_wave : b.read_wave, -1,
-               other_is_first ? b.other_read_pc : b.read_pc, "read it in the same barrier interval");
+      const ByteSites& site = e.sites[i];
+      const bool other_is_first = site.first_read_wave != w.id;
+      race.add(i, other_is_first ? site.first_read_wave : b.read_wave, -1,
+               other_is_first ? site.first_read_pc : site.read_pc, "read it in the same barrier interval");
     } else if (b.write_wave == w.id && b.write_epoch != 0 && b.write_segment == w.segment &&
                b.write_lane != l.lane && b.write_lane != kWholeWave) {
-      intra.add(i, w.id, b.write_lane, b.write_pc, "also wrote it");
+      intra.add(i, w.id, b.write_lane, e.sites[i].write_pc, "also wrote it");
     } else if (b.read_epoch == epoch && b.read_wave == w.id && b.read_segment == w.segment &&
                (b.read_lane != l.lane || b.read_multi)) {
-      intra.add(i, w.id, b.read_multi ? -1 : b.read_lane, b.read_pc, "read it");
+      intra.add(i, w.id, b.read_multi ? -1 : b.read_lane, e.sites[i].read_pc, "read it");
     }
-    note_write(b, w, l, epoch, pc);
+    note_write(i, w, l, epoch, pc);
   }
 
   if (!(race.hit || in_flight.hit || not_waited.hit || intra.hit || uninitialized.hit)) return;
@@ -320,9 +324,11 @@ void lds_mark_dma(Wave& w, const DmaOp& op) {
       if (b.dma_index != 0 && b.dma_wave != w.id) {
         race.add(std::uint64_t(i), b.dma_wave, kWholeWave, 0, "has its own direct-to-LDS load to it in flight");
       } else if (b.write_epoch == wg.epoch && b.write_wave != w.id) {
-        race.add(std::uint64_t(i), b.write_wave, b.write_lane, b.write_pc, "wrote it in the same barrier interval");
+        race.add(std::uint64_t(i), b.write_wave, b.write_lane, emu().sites[std::size_t(i)].write_pc,
+                 "wrote it in the same barrier interval");
       } else if (b.read_epoch == wg.epoch && (b.read_waves & ~(1u << w.id)) != 0) {
-        race.add(std::uint64_t(i), b.other_read_wave, -1, b.other_read_pc, "read it in the same barrier interval");
+        race.add(std::uint64_t(i), emu().sites[std::size_t(i)].first_read_wave, -1,
+                 emu().sites[std::size_t(i)].first_read_pc, "read it in the same barrier interval");
       }
       b.dma_index = std::uint32_t(op.index + 1);
       b.dma_wave = std::uint8_t(w.id);
@@ -350,7 +356,7 @@ void lds_commit_dma(Wave& w, const DmaOp& op) {
       b.write_wave = std::uint8_t(w.id);
       b.write_lane = kWholeWave;
       b.write_segment = w.segment;
-      b.write_pc = op.pc;
+      emu().sites[std::size_t(i)].write_pc = op.pc;
       b.write_flush = kPublished;  // completion is the data being in LDS
     }
   }

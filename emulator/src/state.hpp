@@ -89,22 +89,29 @@ struct Wave {
   std::vector<TraceEvent>* trace = nullptr;
 };
 
-// What the race detector keeps per LDS byte.
+// What the race detector keeps per LDS byte, in two parts: what every access checks and
+// updates (32 bytes, so that a 4-byte access touches two cache lines), and the code
+// addresses that reports name (a read updates them only when the reading wave or
+// interval changes).
 struct ByteShadow {
-  std::uint32_t write_epoch;  // 0: not written in this workgroup
+  std::uint32_t write_epoch;    // 0: not written in this workgroup
   std::uint32_t write_segment;
-  std::uint32_t write_flush;  // the writer's publication count at the write (kPublished: none needed)
+  std::uint32_t write_flush;    // the writer's publication count at the write (kPublished: none needed)
   std::uint32_t read_epoch;
-  std::uint32_t read_segment;  // of the last reader
-  std::uint32_t dma_index;     // in-flight direct-to-LDS load writing this byte (0: none)
-  std::uintptr_t write_pc;
-  std::uintptr_t read_pc;      // last reader
-  std::uintptr_t other_read_pc;  // first reader of the epoch
-  std::uint16_t read_waves;    // waves that read it in read_epoch
+  std::uint32_t read_segment;   // of the last reader
+  std::uint32_t dma_index;      // in-flight direct-to-LDS load writing this byte (0: none)
+  std::uint16_t read_waves;     // waves that read it in read_epoch
   std::uint8_t write_wave, write_lane;
-  std::uint8_t read_wave, read_lane, read_multi, other_read_wave;  // last reader; several lanes
+  std::uint8_t read_wave, read_lane, read_multi;  // the last reader; several lanes of it
   std::uint8_t dma_wave;
-  std::uint8_t pad[7];
+};
+static_assert(sizeof(ByteShadow) == 32, "the LDS shadow's hot part is meant to be 32 bytes");
+
+struct ByteSites {
+  std::uintptr_t write_pc;
+  std::uintptr_t read_pc;        // a read of the last reading wave in its segment
+  std::uintptr_t first_read_pc;  // the first read of the interval
+  std::uint8_t first_read_wave;
 };
 constexpr std::uint32_t kPublished = 0xffffffffu;
 
@@ -134,6 +141,7 @@ struct Emulator {
   // LDS: one mapping, kLdsRedzone + kMaxLdsBytes + kLdsRedzone bytes.
   unsigned char* arena = nullptr;
   std::vector<ByteShadow> shadow;
+  std::vector<ByteSites> sites;
 
   Workgroup wg;
   std::vector<Stack> stacks;
