@@ -175,7 +175,7 @@ void run_wave(Workgroup& wg, Wave& w) {
         // What clang-22 emits for a workgroup-scope release fence on gfx942/gfx950: a wait
         // for the wave's LDS operations and for its direct-to-LDS loads (LLVM's memory
         // legalizer, S_WAITCNT_lds_direct, llvm-project PR 150887).
-        for (const DmaOp& op : w.dma) vm_complete_until(w, op.index + 1);
+        if (!w.dma.empty()) vm_complete_until(w, w.dma.back().index + 1);
         w.flush_epochs.push_back(wg.epoch);
         record(w, TraceKind::kFence, c.pc);
         break;

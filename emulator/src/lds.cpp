@@ -419,55 +419,41 @@ void* __tsan_memset(void* d, int c, unsigned long n) {
 
 // Atomics (an instrumented translation unit that uses any, e.g. through the standard
 // library): performed sequentially consistent, and seen as a read and a write.
-#define TESSERA_EMU_ATOMICS(bits, T)                                                                  \
-  extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int) {                                \
-    check(a, sizeof(T), false, TESSERA_EMU_CALLER);                                                   \
-    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                      \
-  }                                                                                                   \
-  extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                             \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                         \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_exchange(volatile T* a, T v, int) {                             \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                               \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int) {                            \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int) {                            \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int) {                            \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int) {                             \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                 \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int) {                            \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int) {                           \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                               \
-  }                                                                                                   \
-  extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
-  }                                                                                                   \
-  extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {   \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
-  }                                                                                                   \
-  extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) {       \
-    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                                    \
-    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                \
-    return c;                                                                                         \
+#define TESSERA_EMU_RMW(bits, T, op)                                                    \
+  extern "C" T __tsan_atomic##bits##_##op(volatile T* a, T v, int) {                    \
+    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                      \
+    return __atomic_##op(a, v, __ATOMIC_SEQ_CST);                                        \
+  }
+#define TESSERA_EMU_CAS(bits, T, name, weak)                                              \
+  extern "C" int __tsan_atomic##bits##_compare_exchange_##name(volatile T* a, T* c, T v, int, int) { \
+    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                      \
+    return __atomic_compare_exchange_n(a, c, v, weak, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+  }
+#define TESSERA_EMU_ATOMICS(bits, T)                                                     \
+  extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int) {                   \
+    check(a, sizeof(T), false, TESSERA_EMU_CALLER);                                     \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                         \
+  }                                                                                      \
+  extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                \
+    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                      \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                      \
+  extern "C" T __tsan_atomic##bits##_exchange(volatile T* a, T v, int) {                \
+    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                      \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                  \
+  }                                                                                      \
+  TESSERA_EMU_RMW(bits, T, fetch_add)                                                    \
+  TESSERA_EMU_RMW(bits, T, fetch_sub)                                                    \
+  TESSERA_EMU_RMW(bits, T, fetch_and)                                                    \
+  TESSERA_EMU_RMW(bits, T, fetch_or)                                                     \
+  TESSERA_EMU_RMW(bits, T, fetch_xor)                                                    \
+  TESSERA_EMU_RMW(bits, T, fetch_nand)                                                   \
+  TESSERA_EMU_CAS(bits, T, strong, false)                                                \
+  TESSERA_EMU_CAS(bits, T, weak, true)                                                   \
+  extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) { \
+    check(a, sizeof(T), true, TESSERA_EMU_CALLER);                                      \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+    return c;                                                                            \
   }
 
 TESSERA_EMU_ATOMICS(8, char)

@@ -66,26 +66,31 @@ std::string nearest_allocation(std::uintptr_t address) {
          std::to_string(std::intptr_t(address) - std::intptr_t(best->end)) + " bytes before it";
 }
 
+Report buffer_report(ReportKind kind, std::uint64_t offset, std::uint64_t end, std::uintptr_t pc) {
+  Report r{kind};
+  r.workgroup = emu().wg.id;
+  r.wave = g_lane->wave;
+  r.lane = g_lane->lane;
+  r.begin = offset;
+  r.end = end;
+  r.pc = pc;
+  return r;
+}
+
 // One lane's access of `bytes` at lane offset `voffset`: for each component, whether the
 // descriptor allows it and where it is. Returns false for the components to zero/drop.
 template <class Visit>
 void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uint32_t soffset,
                         int bytes, std::uintptr_t pc, bool store, Visit visit) {
   const int size = bytes < 4 ? bytes : 4;
+  const char* access = store ? "a store" : "a load";
   for (int c = 0; c < bytes; c += size) {
     const std::uint64_t offset = std::uint64_t(voffset) + std::uint64_t(c);
     const std::uint64_t end = offset + std::uint64_t(size);
     const bool in_range = end <= r.num_records;
     if (!in_range && offset < r.num_records) {
-      Report rep{ReportKind::kBufferStraddle};
-      rep.workgroup = emu().wg.id;
-      rep.wave = g_lane->wave;
-      rep.lane = g_lane->lane;
-      rep.begin = offset;
-      rep.end = end;
-      rep.pc = pc;
-      rep.detail = std::string(store ? "a store" : "a load") + " component [" +
-                   std::to_string(offset) + ", " + std::to_string(end) +
+      Report rep = buffer_report(ReportKind::kBufferStraddle, offset, end, pc);
+      rep.detail = std::string(access) + " component [" + std::to_string(offset) + ", " + std::to_string(end) +
                    ") straddles num_records = " + std::to_string(r.num_records) +
                    " (hardware behaviour is chip-dependent; the emulator reads 0 / drops it)";
       report(rep);
@@ -95,15 +100,8 @@ void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uin
     if (ok) {
       address = reinterpret_cast<std::uintptr_t>(r.base) + soffset + offset;
       if (!emu().allocations.empty() && find_allocation(address, address + std::uintptr_t(size)) == nullptr) {
-        Report rep{ReportKind::kBufferOutOfAllocation};
-        rep.workgroup = emu().wg.id;
-        rep.wave = g_lane->wave;
-        rep.lane = g_lane->lane;
-        rep.begin = offset;
-        rep.end = end;
-        rep.pc = pc;
-        rep.detail = std::string(store ? "a store" : "a load") + " at lane offset " +
-                     std::to_string(offset) + " is inside num_records = " +
+        Report rep = buffer_report(ReportKind::kBufferOutOfAllocation, offset, end, pc);
+        rep.detail = std::string(access) + " at lane offset " + std::to_string(offset) + " is inside num_records = " +
                      std::to_string(r.num_records) + " but outside every allocation (nearest: " +
                      nearest_allocation(address) + "); the emulator did not touch it";
         report(rep);

@@ -154,11 +154,12 @@ void dma_copy(const DmaParams& p, unsigned char* lds) {
     amd::buffer_load_to_lds<Bytes>(src, lds + block * 64 * Bytes, std::uint32_t((block * 64 + lane) * Bytes));
   }
   switch (p.wait) {
+    case -1: tessera::block_barrier(); break;  // its release fence waits for the loads
     case 0: amd::wait_vmcnt<0>(); break;
     case 1: amd::wait_vmcnt<1>(); break;
     default: amd::wait_vmcnt<2>(); break;
   }
-  amd::barrier();
+  if (p.wait >= 0) amd::barrier();
   const int other = (wave ^ 1) * 2 + p.chunk_read;
   const auto* words = reinterpret_cast<const std::uint32_t*>(lds + (other * 64 + lane) * Bytes);
   for (int i = 0; i < Bytes / 4; ++i) p.dst[(tid * Bytes) / 4 + i] = words[i];

@@ -47,8 +47,9 @@ tessera::Status run_buffer(int bytes, const void* src, std::uint32_t num_records
                            void* dst, std::uint32_t store_records);
 
 // Direct-to-LDS: 2 waves; wave w loads `bytes` per lane of src (64 * bytes per wave, two
-// loads: chunk 0 and chunk 1), waits vmcnt(`wait`), passes a bare s_barrier; then every
-// lane copies the other wave's chunk `chunk_read` words out to dst.
+// loads: chunk 0 and chunk 1), waits vmcnt(`wait`), passes a bare s_barrier (wait < 0:
+// no explicit wait, block_barrier() instead); then every lane copies the other wave's
+// chunk `chunk_read` words out to dst.
 tessera::Status run_dma(int bytes, const std::uint32_t* src, std::uint32_t num_records, int wait,
                         int chunk_read, std::uint32_t* dst);
 

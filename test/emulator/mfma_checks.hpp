@@ -18,9 +18,12 @@ namespace emu_test {
 
 namespace emu = tessera::amd::emulation;
 
+// Emulator options for one instruction's target (gfx942 where it exists there).
 template <class Shape>
-emu::Target target_for() {
-  return Shape::kGfx950Only ? emu::Target::kGfx950 : emu::Target::kGfx942;
+emu::Options options_for() {
+  emu::Options o;
+  o.target = Shape::kGfx950Only ? emu::Target::kGfx950 : emu::Target::kGfx942;
+  return o;
 }
 
 template <class Shape>

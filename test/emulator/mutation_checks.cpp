@@ -48,9 +48,7 @@ namespace amd = tessera::amd;
 
 template <class Shape>
 void require_tile_gemm_wrong(const char* what) {
-  emu::Options o;
-  o.target = emu_test::target_for<Shape>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<Shape>());
   emu::clear_reports();
   const emu_test::TileCheck r = emu_test::check_tile_gemm<Shape>(tessera::test::fresh_seed());
   REQUIRE(r.status == tessera::Status::kSuccess);
@@ -69,9 +67,7 @@ TEMPLATE_TEST_CASE("mutation: a vmcnt wait one load too weak gives a wrong resul
 #elif defined(EMU_TEST_MUTANT_LANE_SWAP)
 TEMPLATE_TEST_CASE("mutation: two lanes swapped in an MFMA operand map give a wrong result",
                    "[emulator][mutation]", amd::Mfma16x16x16F16, amd::Mfma32x32x16Bf16) {
-  emu::Options o;
-  o.target = emu_test::target_for<TestType>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<TestType>());
   const emu_test::OnceCheck once = emu_test::check_mfma_once<TestType>(tessera::test::fresh_seed());
   REQUIRE(once.worst_ratio > 1.0);
   std::printf("one instruction: worst %s (%.3g times the rounding bound)\n", once.worst.c_str(),
@@ -81,9 +77,7 @@ TEMPLATE_TEST_CASE("mutation: two lanes swapped in an MFMA operand map give a wr
 #elif defined(EMU_TEST_MUTANT_NUM_RECORDS)
 TEMPLATE_TEST_CASE("mutation: a descriptor with too large num_records is an out-of-bounds report",
                    "[emulator][mutation]", amd::Mfma32x32x16F16, amd::Mfma16x16x16Bf16) {
-  emu::Options o;
-  o.target = emu_test::target_for<TestType>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<TestType>());
   emu::clear_reports();
   const emu_test::TileCheck r = emu_test::check_tile_gemm<TestType>(tessera::test::fresh_seed());
   REQUIRE(r.status == tessera::Status::kSuccess);
@@ -110,9 +104,7 @@ TEMPLATE_TEST_CASE("mutation: the emulator's own MFMA layout with two lanes swap
     }
   }
   REQUIRE(mismatches > 0);
-  emu::Options o;
-  o.target = emu_test::target_for<TestType>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<TestType>());
   const emu_test::OnceCheck once = emu_test::check_mfma_once<TestType>(tessera::test::fresh_seed());
   REQUIRE(once.worst_ratio > 1.0);
   std::printf("MUTATION CAUGHT: emulator model with lanes 0 and 1 of A exchanged: %d layout mismatches; "

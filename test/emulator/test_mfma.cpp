@@ -52,9 +52,7 @@ TEMPLATE_TEST_CASE("the MFMA model places operands as the documentation says", "
 TEMPLATE_TEST_CASE("each MFMA instruction computes A * B + C like a scalar product", "[emulator][mfma]",
                    amd::Mfma32x32x8F16, amd::Mfma32x32x8Bf16, amd::Mfma16x16x16F16, amd::Mfma16x16x16Bf16,
                    amd::Mfma32x32x16F16, amd::Mfma32x32x16Bf16, amd::Mfma16x16x32F16, amd::Mfma16x16x32Bf16) {
-  emu::Options o;
-  o.target = emu_test::target_for<TestType>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<TestType>());
   for (int trial = 0; trial < 4; ++trial) {
     const std::uint64_t seed = tessera::test::fresh_seed();
     emu::clear_reports();
@@ -71,9 +69,7 @@ TEMPLATE_TEST_CASE("an MFMA GEMM with direct-to-LDS loads and ticketed waits mat
                    "[emulator][mfma]", amd::Mfma32x32x8F16, amd::Mfma32x32x8Bf16, amd::Mfma16x16x16F16,
                    amd::Mfma16x16x16Bf16, amd::Mfma32x32x16F16, amd::Mfma32x32x16Bf16,
                    amd::Mfma16x16x32F16, amd::Mfma16x16x32Bf16) {
-  emu::Options o;
-  o.target = emu_test::target_for<TestType>();
-  emu::ScopedOptions scope(o);
+  emu::ScopedOptions scope(emu_test::options_for<TestType>());
   const std::uint64_t seed = tessera::test::fresh_seed();
   emu::clear_reports();
   const emu_test::TileCheck r = emu_test::check_tile_gemm<TestType>(seed);
