@@ -130,11 +130,13 @@ void trampoline(unsigned hi, unsigned lo) {
 }  // namespace
 
 void fiber_prepare(Fiber* f, const Stack& stack, void (*fn)(void*), void* arg) {
-  if (f->ucontext == nullptr) f->ucontext = new ucontext_t{};  // kept for the process
-  auto* uc = static_cast<ucontext_t*>(f->ucontext);
+  // The context lives at the top of the lane's own stack: nothing to allocate or free.
+  constexpr std::size_t kContextBytes = (sizeof(ucontext_t) + 63) / 64 * 64;
+  auto* uc = reinterpret_cast<ucontext_t*>(static_cast<char*>(stack.top()) - kContextBytes);
+  f->ucontext = uc;
   getcontext(uc);
   uc->uc_stack.ss_sp = static_cast<char*>(stack.top()) - stack.bytes();
-  uc->uc_stack.ss_size = stack.bytes() - 64;
+  uc->uc_stack.ss_size = stack.bytes() - kContextBytes;
   uc->uc_link = nullptr;
   f->fn = fn;
   f->arg = arg;
@@ -143,7 +145,7 @@ void fiber_prepare(Fiber* f, const Stack& stack, void (*fn)(void*), void* arg) {
 }
 
 void fiber_switch(Fiber* from, Fiber* to) {
-  if (from->ucontext == nullptr) from->ucontext = new ucontext_t{};
+  if (from->ucontext == nullptr) from->ucontext = new ucontext_t{};  // the scheduler's, once
   swapcontext(static_cast<ucontext_t*>(from->ucontext), static_cast<ucontext_t*>(to->ucontext));
 }
 

@@ -62,7 +62,6 @@ Lane& current_lane(const char* what) {
   return *g_lane;
 }
 
-
 void stop_at(Lane& l, Call kind, std::uintptr_t pc, std::uint32_t a, std::uint32_t b,
              std::uint32_t c) {
   l.call = PendingCall{kind, pc, a, b, c};
@@ -103,10 +102,7 @@ void abort_workgroup(Workgroup& wg, Report r) {
 // operands, or the wave's control flow diverged around a wave-level instruction (the
 // hardware executes such instructions once per wave; LLVM calls them convergent).
 bool uniform(Workgroup& wg, Wave& w, const Lane& first) {
-  bool counts_reported = false;
-  for (int i = 0; i < w.lanes; ++i) {
-    Lane& l = wg.lanes[std::size_t(w.first_lane + i)];
-    if (l.ended) continue;
+  auto divergence = [&](const Lane& l) {
     Report r{ReportKind::kDivergentCollective};
     r.workgroup = wg.id;
     r.wave = w.id;
@@ -115,10 +111,17 @@ bool uniform(Workgroup& wg, Wave& w, const Lane& first) {
     r.other_lane = l.lane;
     r.pc = first.call.pc;
     r.other_pc = l.call.pc;
+    return r;
+  };
+  bool counts_reported = false;
+  for (int i = 0; i < w.lanes; ++i) {
+    const Lane& l = wg.lanes[std::size_t(w.first_lane + i)];
+    if (l.ended) continue;
     const bool same = l.call.kind == first.call.kind && l.call.a == first.call.a &&
                       l.call.b == first.call.b && l.call.c == first.call.c &&
                       (first.call.kind != Call::kBarrier || l.call.pc == first.call.pc);
     if (!same) {
+      Report r = divergence(l);
       r.detail = std::string("lane ") + std::to_string(first.lane) + " is at " +
                  call_name(first.call.kind) + " but lane " + std::to_string(l.lane) + " is at " +
                  call_name(l.call.kind);
@@ -128,6 +131,7 @@ bool uniform(Workgroup& wg, Wave& w, const Lane& first) {
     if (l.vm_issued != w.vm_issued && !counts_reported) {
       // The hardware issues a vector-memory instruction once for the wave whatever its
       // exec mask; the emulator counts per lane, so lanes that skipped one disagree.
+      Report r = divergence(l);
       r.detail = "lanes issued different numbers of vector-memory instructions before " +
                  std::string(call_name(first.call.kind)) + " (" + std::to_string(l.vm_issued) +
                  " vs " + std::to_string(w.vm_issued) + "): vmcnt follows the most";
@@ -207,6 +211,7 @@ void run_workgroup(unsigned id, unsigned threads) {
   const int waves = (lanes + kWaveSize - 1) / kWaveSize;
   wg.lanes.assign(std::size_t(lanes), Lane{});
   wg.waves.assign(std::size_t(waves), Wave{});
+  if (!e.stacks.empty() && e.stacks.front().bytes() < e.options.lane_stack_bytes) e.stacks.clear();
   while (e.stacks.size() < std::size_t(lanes)) e.stacks.emplace_back(e.options.lane_stack_bytes);
   for (int i = 0; i < lanes; ++i) {
     Lane& l = wg.lanes[std::size_t(i)];
@@ -279,13 +284,17 @@ Status launch(const LaunchShape& shape, void (*entry)(void*), void* context) {
   e.running = true;
   e.stats = Stats{};
   e.traces.clear();
+  bool failed = false;
   for (unsigned id = 0; id < shape.grid_x; ++id) {
     if (e.options.run_workgroup && !e.options.run_workgroup(id)) continue;
     run_workgroup(id, shape.block_x);
+    failed |= e.wg.aborted;
   }
   e.running = false;
   g_arena_size = 0;  // accesses outside a launch are not LDS accesses
-  return Status::kSuccess;
+  // A workgroup the emulator had to stop is what a GPU fault is to a launch; the reports
+  // say why.
+  return failed ? Status::kErrorLaunchFailed : Status::kSuccess;
 }
 
 std::vector<TraceEvent> trace(unsigned workgroup, int wave) {
