@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct CaseShape {
   float alpha = 1.0f, beta = 0.0f;
   bool workspace = false;  // pass workspace_size() bytes: split-K where it applies
   bool must_split = false; // with the workspace, require that a split was chosen
+  bool in_place = false;   // C and D are the same buffer
+  bool offset_pointers = false;  // operands start one element into their allocation
 };
 
 // A host buffer with kGuard poisoned elements after it, registered with the emulator.
@@ -50,8 +53,19 @@ emu::Target target_of() {
                                                                  : emu::Target::kGfx942;
 }
 
+// What one emulated GEMM gave: the caller decides what must hold.
+struct EmulatedResult {
+  tessera::Status status = tessera::Status::kSuccess;
+  std::size_t workspace_bytes = 0;
+  tessera::test::CompareResult compare;
+  double tolerance = 0.0;
+  std::int64_t padding_writes = 0;  // elements of D's leading-dimension padding changed
+  bool outside_intact = true;       // the element before an offset D and the guard
+  std::string reports;              // describe_all() after the run
+};
+
 template <class Config>
-void check_emulated_gemm(const CaseShape& s) {
+EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed) {
   using namespace tessera;
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
@@ -59,12 +73,6 @@ void check_emulated_gemm(const CaseShape& s) {
   using LA = typename Config::LayoutA;
   using LB = typename Config::LayoutB;
   using LC = typename Config::LayoutC;
-  const std::uint64_t seed = test::fresh_seed();
-  INFO("EMULATED " << Config::Arch::kName << ": M=" << s.M << " N=" << s.N << " K=" << s.K
-                   << " pad=" << s.pad << " alpha=" << s.alpha << " beta=" << s.beta
-                   << " workspace=" << s.workspace << " seed=" << seed << " A="
-                   << type_name<EA>::value << "/" << LA::kName << " B=" << type_name<EB>::value << "/"
-                   << LB::kName << " C=" << type_name<EC>::value << "/" << LC::kName);
   emu::Options options;
   options.target = target_of<Config>();
   emu::ScopedOptions scope(options);
@@ -73,8 +81,9 @@ void check_emulated_gemm(const CaseShape& s) {
   const std::int64_t lda = LA::min_ld(s.M, s.K) + s.pad;
   const std::int64_t ldb = LB::min_ld(s.K, s.N) + s.pad;
   const std::int64_t ldc = LC::min_ld(s.M, s.N) + s.pad;
-  const std::int64_t ldd = LC::min_ld(s.M, s.N) + 2 * s.pad;
-  auto alloc = [](std::int64_t span) { return std::size_t(span > 0 ? span : 1); };
+  const std::int64_t ldd = s.in_place ? ldc : LC::min_ld(s.M, s.N) + 2 * s.pad;
+  const std::int64_t off = s.offset_pointers ? 1 : 0;
+  auto alloc = [&](std::int64_t span) { return std::size_t(off + (span > 0 ? span : 1)); };
   std::vector<EA> a(alloc(matrix_span<LA>(s.M, s.K, lda)));
   std::vector<EB> b(alloc(matrix_span<LB>(s.K, s.N, ldb)));
   std::vector<EC> c(alloc(matrix_span<LC>(s.M, s.N, ldc)));
@@ -83,39 +92,63 @@ void check_emulated_gemm(const CaseShape& s) {
   test::fill_random(b, seed + 1);
   test::fill_random(c, seed + 2);
   test::poison(d);
+  if (s.in_place) d = c;
   GuardedBuffer<EA> da(a, "A");
   GuardedBuffer<EB> db(b, "B");
   GuardedBuffer<EC> dc(c, "C");
   GuardedBuffer<EC> dd(d, "D");
+  GuardedBuffer<EC>& out = s.in_place ? dc : dd;
 
-  gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, da.data.data(), lda, db.data.data(), ldb,
-                                   dc.data.data(), ldc, dd.data.data(), ldd, s.alpha, s.beta};
-  const std::size_t workspace_bytes = s.workspace ? EmulatedGemm<Config>::workspace_size(args) : 0;
-  INFO("workspace bytes " << workspace_bytes);
-  if (s.workspace && s.must_split) REQUIRE(workspace_bytes > 0);
-  std::vector<float> workspace(workspace_bytes / sizeof(float) + 4);
+  EmulatedResult r;
+  gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, da.data.data() + off, lda, db.data.data() + off, ldb,
+                                   dc.data.data() + off, ldc, out.data.data() + off, ldd, s.alpha, s.beta};
+  r.workspace_bytes = s.workspace ? EmulatedGemm<Config>::workspace_size(args) : 0;
+  std::vector<float> workspace(r.workspace_bytes / sizeof(float) + 4);
   test::poison(workspace);  // NaN: every slice the reduce reads must have been written
-  void* ws = workspace_bytes > 0 ? static_cast<void*>(workspace.data()) : nullptr;
-  const Status st = EmulatedGemm<Config>::run(args, ws);
-  INFO("status " << status_name(st));
-  REQUIRE(st == Status::kSuccess);
-  INFO(emu::describe_all());
-  CHECK(emu::reports().empty());
+  r.status = EmulatedGemm<Config>::run(args, r.workspace_bytes > 0 ? workspace.data() : nullptr);
+  r.reports = emu::describe_all();
 
-  gemm::Arguments<EA, EB, EC> host{s.M, s.N, s.K, a.data(), lda, b.data(), ldb, c.data(), ldc,
-                                   nullptr, ldd, s.alpha, s.beta};
+  gemm::Arguments<EA, EB, EC> host{s.M, s.N, s.K, a.data() + off, lda, b.data() + off, ldb,
+                                   c.data() + off, ldc, nullptr, ldd, s.alpha, s.beta};
   const std::vector<double> ref = test::reference_gemm_f64<LA, LB, LC>(host);
-  if (s.M > 0 && s.N > 0) {
-    const test::CompareResult r = test::compare<LC>(s.M, s.N, dd.data.data(), ldd, ref.data(), ldd);
-    INFO(r.describe());
-    CHECK(r.unwritten == 0);
-    CHECK(r.nan == 0);
-    CHECK(r.rel_fro <= test::tolerance<EA, EC>(s.K));
+  if (s.M > 0 && s.N > 0) r.compare = test::compare<LC>(s.M, s.N, out.data.data() + off, ldd, ref.data(), ldd);
+  r.tolerance = test::tolerance<EA, EC>(s.K);
+  if (!s.in_place) {
+    std::vector<EC> whole(dd.data.begin() + off, dd.data.begin() + std::ptrdiff_t(dd.size));
+    r.padding_writes = test::count_padding_writes<LC>(s.M, s.N, whole, ldd);
+    if (off) r.outside_intact = test::is_poison(dd.data[0]);
   }
-  // Nothing outside the M x N matrix changed: the leading-dimension padding and the guard.
-  std::vector<EC> whole(dd.data.begin(), dd.data.begin() + std::ptrdiff_t(dd.size));
-  CHECK(test::count_padding_writes<LC>(s.M, s.N, whole, ldd) == 0);
-  for (std::size_t g = dd.size; g < dd.data.size(); ++g) REQUIRE(test::is_poison(dd.data[g]));
+  for (std::size_t g = out.size; g < out.data.size(); ++g) r.outside_intact &= test::is_poison(out.data[g]);
+  return r;
+}
+
+// The emulated counterpart of the GPU suite's check_gemm: right result, nothing written
+// outside the matrix, no report of any kind.
+template <class Config>
+void check_emulated_gemm(const CaseShape& s) {
+  using namespace tessera;
+  const std::uint64_t seed = test::fresh_seed();
+  INFO("EMULATED " << Config::Arch::kName << ": M=" << s.M << " N=" << s.N << " K=" << s.K
+                   << " pad=" << s.pad << " alpha=" << s.alpha << " beta=" << s.beta
+                   << " workspace=" << s.workspace << " in_place=" << s.in_place
+                   << " offset=" << s.offset_pointers << " seed=" << seed << " A="
+                   << type_name<typename Config::ElementA>::value << "/" << Config::LayoutA::kName
+                   << " B=" << type_name<typename Config::ElementB>::value << "/" << Config::LayoutB::kName
+                   << " C=" << type_name<typename Config::ElementC>::value << "/" << Config::LayoutC::kName);
+  const EmulatedResult r = run_emulated_gemm<Config>(s, seed);
+  INFO("status " << status_name(r.status) << ", workspace bytes " << r.workspace_bytes);
+  INFO(r.reports);
+  INFO(r.compare.describe());
+  REQUIRE(r.status == Status::kSuccess);
+  if (s.workspace && s.must_split) CHECK(r.workspace_bytes > 0);
+  CHECK(emu::reports().empty());
+  if (s.M > 0 && s.N > 0) {
+    CHECK(r.compare.unwritten == 0);
+    CHECK(r.compare.nan == 0);
+    CHECK(r.compare.rel_fro <= r.tolerance);
+  }
+  CHECK(r.padding_writes == 0);
+  CHECK(r.outside_intact);
 }
 
 }  // namespace emu_test

@@ -2,6 +2,9 @@
 # Writes SRC to DST with the one line containing FIND replaced by REPLACE, for the
 # mutation checks; fails when FIND is not in SRC exactly once (the code it breaks has
 # changed: update the check, do not let it pass vacuously).
+# CMake splits arguments at ';', so FIND and REPLACE spell it @SEMI@.
+string(REPLACE "@SEMI@" ";" FIND "${FIND}")
+string(REPLACE "@SEMI@" ";" REPLACE "${REPLACE}")
 file(READ ${SRC} text)
 string(FIND "${text}" "${FIND}" first)
 string(FIND "${text}" "${FIND}" last REVERSE)

@@ -18,9 +18,24 @@ namespace {
 }
 }  // namespace
 
-#if defined(EMU_TEST_MUTANT_FMA_BARRIER)
+#if defined(EMU_TEST_MUTANT_FMA_BARRIER) || defined(EMU_TEST_MUTANT_FMA_K_EDGE)
 #include "emulated_gemm_case.hpp"
 #include "fma_configs.hpp"
+#endif
+
+#if defined(EMU_TEST_MUTANT_FMA_K_EDGE)
+TEST_CASE("mutation: the FMA loader dropping the last K element gives a wrong emulated result",
+          "[emulator][mutation]") {
+  using Config = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  const emu_test::EmulatedResult r =
+      emu_test::run_emulated_gemm<Config>({127, 129, 33, 1, 1.0f, 0.0f}, tessera::test::fresh_seed());
+  REQUIRE(r.status == tessera::Status::kSuccess);
+  REQUIRE(!r.compare.passed(r.tolerance));
+  std::printf("MUTATION CAUGHT: operand loader drops the last K element: %s (tolerance %.3g)\n",
+              r.compare.describe().c_str(), r.tolerance);
+}
+#elif defined(EMU_TEST_MUTANT_FMA_BARRIER)
 
 TEST_CASE("mutation: the FMA kernel without its main-loop barrier is a reported LDS race",
           "[emulator][mutation]") {

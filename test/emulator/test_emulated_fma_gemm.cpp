@@ -39,6 +39,7 @@ using Bit16Configs = EMU_TEST_TUPLE(EMU_TEST_FMA_16BIT_CONFIGS);
 }  // namespace emu_test
 
 using emu_test::Bit16Configs;
+using emu_test::CaseShape;
 using emu_test::F32Configs;
 
 TEMPLATE_LIST_TEST_CASE("emulated: fp32 FMA GEMM matches float64 for every layout combination",
@@ -49,6 +50,26 @@ TEMPLATE_LIST_TEST_CASE("emulated: fp32 FMA GEMM matches float64 for every layou
 TEMPLATE_LIST_TEST_CASE("emulated: f16/bf16 FMA GEMM matches float64", "[emulator][fma][f16][bf16]",
                         Bit16Configs) {
   emu_test::sweep<TestType>();
+}
+
+TEST_CASE("emulated: in place, unaligned operands, K = 0 and alpha = 0", "[emulator][fma]") {
+  using RowF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  using ColF16 = emu_test::Gfx942Fma<tessera::half_t, tessera::half_t, tessera::half_t, tessera::ColumnMajor,
+                                     tessera::ColumnMajor, tessera::ColumnMajor>;
+  for (CaseShape s : {CaseShape{129, 131, 67, 0, 1.0f, 1.0f}, CaseShape{64, 256, 16, 3, -2.0f, 0.5f}}) {
+    s.in_place = true;
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+  }
+  for (CaseShape s : {CaseShape{128, 256, 64, 0, 1.0f, 0.5f}, CaseShape{37, 41, 43, 1, 1.0f, 0.0f}}) {
+    s.offset_pointers = true;  // the epilogue's scalar path
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+  }
+  emu_test::check_emulated_gemm<RowF32>({33, 65, 0, 0, 1.0f, 0.5f});
+  emu_test::check_emulated_gemm<ColF16>({70, 20, 0, 2, 3.0f, -1.0f});
+  emu_test::check_emulated_gemm<RowF32>({100, 100, 50, 0, 0.0f, 1.0f});
 }
 
 TEST_CASE("emulated: a configuration for one AMD target is refused on the other", "[emulator][fma]") {
