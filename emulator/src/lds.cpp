@@ -62,7 +62,7 @@ std::string range(std::uint64_t b, std::uint64_t e) {
 }
 
 void emit(ReportKind kind, const Finding& f, const Lane& l, std::uintptr_t pc, const std::string& detail) {
-  Report r{kind};
+  Report r{kind};  // (callers test count_if_reported first: the detail is costly to build)
   r.workgroup = emu().wg.id;
   r.wave = l.wave;
   r.lane = l.lane;
@@ -270,37 +270,37 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
 
   if (!(race.hit || in_flight.hit || not_waited.hit || intra.hit || uninitialized.hit)) return;
   const char* verb = write ? "wrote" : "read";
-  const std::string me_str = who(w.id, l.lane);
-  if (race.hit) {
+  auto me_str = [&] { return who(w.id, l.lane); };
+  if (race.hit && !count_if_reported(ReportKind::kLdsRace, pc, race.other_pc)) {
     emit(ReportKind::kLdsRace, race, l, pc,
-         me_str + " " + verb + " LDS " + range(race.begin, race.end) + "; " +
+         me_str() + " " + verb + " LDS " + range(race.begin, race.end) + "; " +
              who(race.other_wave, race.other_lane) + " " + race.what +
              " (no s_barrier both waves passed lies between the two accesses)");
   }
-  if (in_flight.hit) {
+  if (in_flight.hit && !count_if_reported(ReportKind::kLdsDmaInFlight, pc, in_flight.other_pc)) {
     emit(ReportKind::kLdsDmaInFlight, in_flight, l, pc,
-         me_str + " read LDS " + range(in_flight.begin, in_flight.end) + " that a direct-to-LDS load of " +
+         me_str() + " read LDS " + range(in_flight.begin, in_flight.end) + " that a direct-to-LDS load of " +
              who(in_flight.other_wave, -1) +
              " writes, but no s_waitcnt vmcnt of that wave covered the load before the barrier: "
              "the read sees the old bytes");
   }
-  if (not_waited.hit) {
+  if (not_waited.hit && !count_if_reported(ReportKind::kLdsWriteNotWaited, pc, not_waited.other_pc)) {
     emit(ReportKind::kLdsWriteNotWaited, not_waited, l, pc,
-         me_str + " read LDS " + range(not_waited.begin, not_waited.end) + " written by " +
+         me_str() + " read LDS " + range(not_waited.begin, not_waited.end) + " written by " +
              who(not_waited.other_wave, not_waited.other_lane) +
              ", which passed a bare s_barrier with no s_waitcnt lgkmcnt(0) after the write: the "
              "write may not have landed (gfx90a+ do not wait at s_barrier)");
   }
-  if (intra.hit) {
+  if (intra.hit && !count_if_reported(ReportKind::kLdsIntraWave, pc, intra.other_pc)) {
     emit(ReportKind::kLdsIntraWave, intra, l, pc,
-         me_str + " " + verb + " LDS " + range(intra.begin, intra.end) + "; " +
+         me_str() + " " + verb + " LDS " + range(intra.begin, intra.end) + "; " +
              who(intra.other_wave, intra.other_lane) + " of the same wave " + intra.what +
              " with no wave sync point between: the emulator runs one lane at a time between "
              "such points; put amd::wave_barrier() (or a wait) between the write and the read");
   }
-  if (uninitialized.hit) {
+  if (uninitialized.hit && !count_if_reported(ReportKind::kLdsUninitialized, pc, uninitialized.other_pc)) {
     emit(ReportKind::kLdsUninitialized, uninitialized, l, pc,
-         me_str + " read LDS " + range(uninitialized.begin, uninitialized.end) +
+         me_str() + " read LDS " + range(uninitialized.begin, uninitialized.end) +
              ", which nothing wrote in this workgroup");
   }
 }

@@ -25,69 +25,110 @@ std::string trim(std::string s) {
   return s;
 }
 
-// The frames at a code address, innermost (inlined) first: "file:line function" joined
-// with " <- ", at most four. llvm-symbolizer reads clang's DWARF 5 and its inlining
-// records; binutils' addr2line is the fallback (often without line numbers for clang).
-std::string frames_at(const char* file, std::uintptr_t offset) {
-  char cmd[1200];
-  std::snprintf(cmd, sizeof cmd,
-                "llvm-symbolizer --functions=short --inlining --obj='%s' 0x%zx 2>/dev/null || "
-                "addr2line -f -i -e '%s' 0x%zx 2>/dev/null",
-                file, std::size_t(offset), file, std::size_t(offset));
-  FILE* p = popen(cmd, "r");
-  if (p == nullptr) return "";
-  std::string frames;
-  int count = 0;
-  char function[1024], where[1024];
-  while (std::fgets(function, sizeof function, p) != nullptr) {
-    const std::string f = trim(function);
-    if (f.empty()) continue;  // llvm-symbolizer ends the address with a blank line
-    if (std::fgets(where, sizeof where, p) == nullptr) break;
-    std::string w = trim(where);
-    if (w.rfind("??", 0) == 0 || count == 4) continue;
-    const std::size_t slash = w.find_last_of('/');
-    if (slash != std::string::npos) w = w.substr(slash + 1);
-    const std::size_t column = w.find(':') == std::string::npos ? std::string::npos : w.find(':', w.find(':') + 1);
-    if (column != std::string::npos) w = w.substr(0, column);  // file:line, no column
-    frames += (frames.empty() ? "" : " <- ") + w + " " + f;
-    ++count;
-  }
-  pclose(p);
-  return frames;
+std::map<std::uintptr_t, std::string>& symbol_cache() {
+  static std::map<std::uintptr_t, std::string> m;
+  return m;
 }
 
-// Where a code address is in the source, or "0x..." when that cannot be found. The
-// addresses are return addresses of hook calls: the call is the byte before.
-std::string symbolize(std::uintptr_t pc) {
-  static std::map<std::uintptr_t, std::string> cache;
-  if (pc == 0) return "?";
-  const auto it = cache.find(pc);
-  if (it != cache.end()) return it->second;
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%zx", std::size_t(pc));
-  std::string result = hex;
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(pc - 1), &info) != 0 && info.dli_fname != nullptr) {
-    const std::uintptr_t offset = pc - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-    const std::string frames = frames_at(info.dli_fname, offset);
-    if (!frames.empty()) result = frames;
+// One frame line pair of llvm-symbolizer / addr2line as "file:line function".
+std::string frame(const std::string& function, std::string where) {
+  const std::size_t slash = where.find_last_of('/');
+  if (slash != std::string::npos) where = where.substr(slash + 1);
+  const std::size_t first = where.find(':');
+  const std::size_t second = first == std::string::npos ? first : where.find(':', first + 1);
+  if (second != std::string::npos) where = where.substr(0, second);  // file:line, no column
+  return where + " " + function;
+}
+
+// Fills the cache for code addresses of one binary: the frames at each, innermost
+// (inlined) first, joined with " <- ", at most four. One llvm-symbolizer process for all
+// of them (it reads clang's DWARF 5 and its inlining records; starting it costs more than
+// answering); binutils' addr2line, one address at a time, where it is missing.
+void symbolize_in(const char* file, const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& pcs) {
+  std::string cmd = std::string("llvm-symbolizer --functions=short --inlining --obj='") + file + "'";
+  for (const auto& p : pcs) cmd += " " + std::to_string(p.second);
+  cmd += " 2>/dev/null";
+  std::size_t next = 0;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    // Each address: pairs of lines (function, file:line:column), then a blank line.
+    std::string frames;
+    int count = 0;
+    char function[1024], where[1024];
+    while (next < pcs.size() && std::fgets(function, sizeof function, f) != nullptr) {
+      const std::string fn = trim(function);
+      if (fn.empty()) {
+        if (!frames.empty()) symbol_cache()[pcs[next].first] = frames;
+        ++next;
+        frames.clear();
+        count = 0;
+        continue;
+      }
+      if (std::fgets(where, sizeof where, f) == nullptr) break;
+      const std::string w = trim(where);
+      if (w.rfind("??", 0) == 0 || count == 4) continue;
+      frames += (frames.empty() ? "" : " <- ") + frame(fn, w);
+      ++count;
+    }
+    pclose(f);
   }
-  cache[pc] = result;
-  return result;
+  for (const auto& p : pcs) {
+    if (symbol_cache().count(p.first) != 0) continue;
+    char one[1200];
+    std::snprintf(one, sizeof one, "addr2line -f -i -e '%s' 0x%zx 2>/dev/null", file, std::size_t(p.second));
+    std::string frames;
+    if (FILE* f = popen(one, "r")) {
+      char function[1024], where[1024];
+      while (std::fgets(function, sizeof function, f) != nullptr && std::fgets(where, sizeof where, f) != nullptr) {
+        const std::string w = trim(where);
+        if (w.rfind("??", 0) != 0) frames += (frames.empty() ? "" : " <- ") + frame(trim(function), w);
+      }
+      pclose(f);
+    }
+    if (!frames.empty()) symbol_cache()[p.first] = frames;
+  }
+}
+
+// Symbolizes every address not in the cache yet, grouped by the binary it is in. The
+// addresses are return addresses of hook calls: the call is the byte before.
+void symbolize_all(const std::vector<std::uintptr_t>& pcs) {
+  std::map<std::string, std::vector<std::pair<std::uintptr_t, std::uintptr_t>>> by_file;
+  for (const std::uintptr_t pc : pcs) {
+    if (pc == 0 || symbol_cache().count(pc) != 0) continue;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(pc - 1), &info) != 0 && info.dli_fname != nullptr) {
+      by_file[info.dli_fname].push_back({pc, pc - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase)});
+    }
+  }
+  for (const auto& f : by_file) symbolize_in(f.first.c_str(), f.second);
+  for (const std::uintptr_t pc : pcs) {
+    if (pc != 0 && symbol_cache().count(pc) == 0) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%zx", std::size_t(pc));
+      symbol_cache()[pc] = hex;
+    }
+  }
+}
+
+// Where a code address is in the source, or "0x..." when that cannot be found.
+std::string symbolize(std::uintptr_t pc) {
+  if (pc == 0) return "?";
+  symbolize_all({pc});
+  return symbol_cache()[pc];
 }
 
 }  // namespace
 
+bool count_if_reported(ReportKind kind, std::uintptr_t pc, std::uintptr_t other_pc) {
+  const auto it = index_of().find(Key{int(kind), pc, other_pc});
+  if (it == index_of().end()) return false;
+  ++emu().reports[it->second].count;
+  return true;
+}
+
 void report(Report r) {
-  auto& all = emu().reports;
-  const Key key{int(r.kind), r.pc, r.other_pc};
-  const auto it = index_of().find(key);
-  if (it != index_of().end()) {
-    ++all[it->second].count;
-    return;
-  }
-  index_of()[key] = all.size();
-  all.push_back(std::move(r));
+  if (count_if_reported(r.kind, r.pc, r.other_pc)) return;
+  index_of()[Key{int(r.kind), r.pc, r.other_pc}] = emu().reports.size();
+  emu().reports.push_back(std::move(r));
 }
 
 }  // namespace detail
@@ -151,6 +192,12 @@ std::string describe(const Report& r) {
 }
 
 std::string describe_all() {
+  std::vector<std::uintptr_t> pcs;
+  for (const Report& r : emu().reports) {
+    pcs.push_back(r.pc);
+    pcs.push_back(r.other_pc);
+  }
+  symbolize_all(pcs);
   // Unrolled loops give one report per instruction; group those that name the same source
   // lines, and show the first of each group.
   std::map<std::tuple<int, std::string, std::string>, std::pair<const Report*, std::uint64_t>> groups;

@@ -168,6 +168,9 @@ void stop_at(Lane& l, Call kind, std::uintptr_t pc, std::uint32_t a = 0, std::ui
              std::uint32_t c = 0);
 
 void report(Report r);
+// A finding already reported at these code addresses: counted, and true (the caller
+// need not build its description again).
+bool count_if_reported(ReportKind kind, std::uintptr_t pc, std::uintptr_t other_pc);
 void record(Wave& w, TraceKind kind, std::uintptr_t pc, std::uint32_t a = 0, std::uint32_t b = 0,
             std::uint32_t c = 0);
 
