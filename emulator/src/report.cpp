@@ -45,7 +45,10 @@ std::string frame(const std::string& function, std::string where) {
 // of them (it reads clang's DWARF 5 and its inlining records; starting it costs more than
 // answering); binutils' addr2line, one address at a time, where it is missing.
 void symbolize_in(const char* file, const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& pcs) {
-  std::string cmd = std::string("llvm-symbolizer --functions=short --inlining --obj='") + file + "'";
+  // Any LLVM's llvm-symbolizer will do (Debian: package llvm or llvm-<version>).
+  std::string cmd = std::string("S=$(command -v llvm-symbolizer || ls /usr/lib/llvm-*/bin/llvm-symbolizer "
+                                "2>/dev/null | tail -n 1); [ -n \"$S\" ] && \"$S\" --functions=short "
+                                "--inlining --obj='") + file + "'";
   for (const auto& p : pcs) cmd += " " + std::to_string(p.second);
   cmd += " 2>/dev/null";
   std::size_t next = 0;
