@@ -62,8 +62,10 @@ std::string nearest_allocation(std::uintptr_t address) {
     }
   }
   if (best == nullptr) return "no allocation";
-  return "'" + best->name + "' [" + std::to_string(best->end - best->begin) + " bytes] ends " +
-         std::to_string(std::intptr_t(address) - std::intptr_t(best->end)) + " bytes before it";
+  const std::intptr_t past = std::intptr_t(address) - std::intptr_t(best->end);
+  return "'" + best->name + "', " + std::to_string(best->end - best->begin) + " bytes; the access starts " +
+         (past >= 0 ? std::to_string(past) + " bytes past its end"
+                    : std::to_string(std::intptr_t(best->begin) - std::intptr_t(address)) + " bytes before it");
 }
 
 Report buffer_report(ReportKind kind, std::uint64_t offset, std::uint64_t end, std::uintptr_t pc) {
@@ -77,8 +79,8 @@ Report buffer_report(ReportKind kind, std::uint64_t offset, std::uint64_t end, s
   return r;
 }
 
-// One lane's access of `bytes` at lane offset `voffset`: for each component, whether the
-// descriptor allows it and where it is. Returns false for the components to zero/drop.
+// One lane's access of `bytes` at lane offset `voffset`: calls visit(component offset,
+// size, ok, address) for each component, ok false for one that reads 0 / is dropped.
 template <class Visit>
 void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uint32_t soffset,
                         int bytes, std::uintptr_t pc, bool store, Visit visit) {
@@ -88,7 +90,7 @@ void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uin
     const std::uint64_t offset = std::uint64_t(voffset) + std::uint64_t(c);
     const std::uint64_t end = offset + std::uint64_t(size);
     const bool in_range = end <= r.num_records;
-    if (!in_range && offset < r.num_records) {
+    if (!in_range && offset < r.num_records && !count_if_reported(ReportKind::kBufferStraddle, pc, 0)) {
       Report rep = buffer_report(ReportKind::kBufferStraddle, offset, end, pc);
       rep.detail = std::string(access) + " component [" + std::to_string(offset) + ", " + std::to_string(end) +
                    ") straddles num_records = " + std::to_string(r.num_records) +
@@ -100,11 +102,14 @@ void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uin
     if (ok) {
       address = reinterpret_cast<std::uintptr_t>(r.base) + soffset + offset;
       if (!emu().allocations.empty() && find_allocation(address, address + std::uintptr_t(size)) == nullptr) {
-        Report rep = buffer_report(ReportKind::kBufferOutOfAllocation, offset, end, pc);
-        rep.detail = std::string(access) + " at lane offset " + std::to_string(offset) + " is inside num_records = " +
-                     std::to_string(r.num_records) + " but outside every allocation (nearest: " +
-                     nearest_allocation(address) + "); the emulator did not touch it";
-        report(rep);
+        if (!count_if_reported(ReportKind::kBufferOutOfAllocation, pc, 0)) {
+          Report rep = buffer_report(ReportKind::kBufferOutOfAllocation, offset, end, pc);
+          rep.detail = std::string(access) + " at lane offset " + std::to_string(offset) +
+                       " is inside num_records = " + std::to_string(r.num_records) +
+                       " but outside every allocation (nearest: " + nearest_allocation(address) +
+                       "); the emulator did not touch it";
+          report(rep);
+        }
         ok = false;
       }
     }
