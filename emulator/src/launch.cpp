@@ -284,11 +284,20 @@ Status launch(const LaunchShape& shape, void (*entry)(void*), void* context) {
   e.running = true;
   e.stats = Stats{};
   e.traces.clear();
-  bool failed = false;
+  bool failed = false, declared_lds = false;
   for (unsigned id = 0; id < shape.grid_x; ++id) {
     if (e.options.run_workgroup && !e.options.run_workgroup(id)) continue;
     run_workgroup(id, shape.block_x);
     failed |= e.wg.aborted;
+    declared_lds |= e.wg.lds_bytes > 0;
+  }
+  if (declared_lds && e.stats.lds_accesses == 0) {
+    // LDS the emulator never saw touched: almost surely a kernel translation unit built
+    // without -fsanitize=thread, where races, bounds and the compiler's waits go unseen.
+    Report r{ReportKind::kMisuse};
+    r.detail = "the kernel declares LDS but the emulator saw no LDS access: compile the translation "
+               "unit that launches it with -fsanitize=thread (KERNELS of tessera_emulated_executable)";
+    report(r);
   }
   e.running = false;
   g_arena_size = 0;  // accesses outside a launch are not LDS accesses
