@@ -18,7 +18,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/vector.hpp"
 
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
 #include "tessera/arch/amd/buffer.hpp"
 #endif
 
@@ -60,7 +60,7 @@ struct OperandTileLoader {
   // vector arrives as two packed words (half the registers). On AMD each 16-bit element
   // is its own load and keeps its own register: packing two would wait for both loads
   // right away (seen in the gfx942 assembly).
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
   static constexpr bool kPacked = false;
 #else
   static constexpr bool kPacked = sizeof(Element) == 2;
@@ -100,7 +100,7 @@ struct OperandTileLoader {
 
   // Issue this tile's global loads into registers; k_left = K - k0 of this tile.
   TESSERA_DEVICE TESSERA_FORCEINLINE void load(int k_left) {
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
     // The descriptor is rebuilt from the advanced base each tile (scalar work): the
     // scalar offset of a buffer load is not range-checked, only the lane offset is.
     const std::int64_t range = bytes_left < kOutOfRange ? bytes_left : kOutOfRange;
@@ -183,7 +183,7 @@ struct OperandTileLoader {
     }
   }
 
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
   // A lane offset the descriptor's range (clamped to this) always rejects: it reads 0.
   static constexpr std::uint32_t kOutOfRange = 0x80000000u;
 
@@ -197,7 +197,7 @@ struct OperandTileLoader {
   }
 #endif
 
-#if !defined(TESSERA_HIP)
+#if !defined(TESSERA_AMD_TARGET)
   // kVec elements from a 4 * sizeof(Element)-aligned address, as raw (packed) words.
   TESSERA_DEVICE TESSERA_FORCEINLINE static void load_vector(const Element* p,
                                                              std::uint32_t (&out)[kWords]) {

@@ -94,16 +94,16 @@ inline Status current_device(DeviceInfo* out) {
 #elif defined(TESSERA_CUDA)
   TESSERA_RETURN_IF_CUDA_ERROR(cudaGetDevice(&device));
 #endif
+#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
+  // The emulator may change the device it emulates between launches: never cache.
+  return detail::query_device(device, out);
+#else
   constexpr int kCached = 64;
   // A reader sees either no entry (and queries) or a fully written one: the flag is
   // released after the entry, which only the first filler (under the lock) writes.
   static DeviceInfo cache[kCached];
   static std::atomic<bool> filled[kCached];
   static std::mutex fill;
-#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
-  // The emulator may change the device it emulates between launches: never cache.
-  return detail::query_device(device, out);
-#else
   if (device >= 0 && device < kCached && filled[device].load(std::memory_order_acquire)) {
     *out = cache[device];
     return Status::kSuccess;

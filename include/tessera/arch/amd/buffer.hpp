@@ -16,9 +16,10 @@
 // Offsets are unsigned 32-bit: an operand must span < 4 GiB from the descriptor's
 // base (the host API keeps 2^31 as the limit and takes a 64-bit path beyond).
 //
-// Only clang's HIP passes see this API (the descriptor type and GNU vectors are clang
-// types); the header is still safe to include from nvcc or a host compiler, where it
-// declares nothing but the constants.
+// Only clang's HIP passes and an emulated host build (TESSERA_AMD_EMULATION: the wave
+// emulator models the range check, the direct-to-LDS path and vmcnt) see this API; the
+// header is still safe to include from nvcc or a plain host compiler, where it declares
+// nothing but the constants.
 #pragma once
 #include <cstdint>
 
@@ -38,7 +39,12 @@ constexpr std::uint32_t kBufferConfigGfx9 = 0x00020000u;
 }  // namespace amd
 }  // namespace tessera
 
-#if defined(__HIP__) && defined(__clang__)
+#if (defined(__HIP__) && defined(__clang__)) || defined(TESSERA_AMD_EMULATION)
+
+// The emulated build: a host compile that runs AMD kernels on the wave emulator.
+#if defined(TESSERA_AMD_EMULATION) && !defined(__HIP__)
+#define TESSERA_AMD_BUFFER_EMULATED 1
+#endif
 
 namespace tessera {
 namespace amd {
@@ -91,9 +97,28 @@ using BufferWord = typename detail::BufferWord<Bytes>::type;
 // A wave-uniform buffer descriptor. Build it from values every lane agrees on (kernel
 // arguments, block indices), or the compiler must put it in VGPRs and loop over lanes
 // with readfirstlane.
+#if defined(TESSERA_AMD_BUFFER_EMULATED)
+struct BufferResource {  // the fields of the descriptor the emulator needs
+  const void* base;
+  std::uint32_t num_records;
+  std::uint32_t config;
+};
+
+namespace emulation {
+// Implemented by the wave emulator (emulator/): raw buffer accesses of `bytes` per lane
+// with the hardware's range check, and the direct-to-LDS load.
+void buffer_load(const BufferResource& r, std::uint32_t lane_offset, std::uint32_t scalar_offset,
+                 int bytes, void* out);
+void buffer_store(const BufferResource& r, std::uint32_t lane_offset, std::uint32_t scalar_offset,
+                  int bytes, const void* in);
+void buffer_load_to_lds(const BufferResource& r, void* lds_base, std::uint32_t lane_offset,
+                        std::uint32_t scalar_offset, int bytes);
+}  // namespace emulation
+#else
 struct BufferResource {
   __amdgpu_buffer_rsrc_t rsrc;
 };
+#endif
 
 // A descriptor for [base, base + num_bytes): stride 0 (raw addressing), the gfx9
 // config dword. Byte offsets at or past num_bytes read 0.
@@ -104,6 +129,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE BufferResource make_buffer_resource(const voi
                                                           static_cast<short>(0),
                                                           static_cast<int>(num_bytes),
                                                           static_cast<int>(kBufferConfigGfx9))};
+#elif defined(TESSERA_AMD_BUFFER_EMULATED)
+  return BufferResource{base, num_bytes, kBufferConfigGfx9};
 #else
   (void)base;
   (void)num_bytes;
@@ -133,6 +160,10 @@ TESSERA_DEVICE TESSERA_FORCEINLINE BufferWord<Bytes> buffer_load(BufferResource 
   } else {
     return __builtin_amdgcn_raw_buffer_load_b128(r.rsrc, voff, soff, Aux);
   }
+#elif defined(TESSERA_AMD_BUFFER_EMULATED)
+  BufferWord<Bytes> value;
+  emulation::buffer_load(r, lane_offset, scalar_offset, Bytes, &value);
+  return value;
 #else
   (void)r;
   (void)lane_offset;
@@ -159,6 +190,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void buffer_store(BufferResource r, BufferWor
   } else {
     __builtin_amdgcn_raw_buffer_store_b128(value, r.rsrc, voff, soff, Aux);
   }
+#elif defined(TESSERA_AMD_BUFFER_EMULATED)
+  emulation::buffer_store(r, lane_offset, scalar_offset, Bytes, &value);
 #else
   (void)r;
   (void)value;
@@ -226,6 +259,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void buffer_load_to_lds(BufferResource r, voi
     __builtin_amdgcn_raw_ptr_buffer_load_lds(r.rsrc, lds, 16, voff, soff, 0, Aux);
 #endif
   }
+#elif defined(TESSERA_AMD_BUFFER_EMULATED)
+  emulation::buffer_load_to_lds(r, lds_base, lane_offset, scalar_offset, Bytes);
 #else
   (void)r;
   (void)lds_base;
@@ -237,4 +272,4 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void buffer_load_to_lds(BufferResource r, voi
 }  // namespace amd
 }  // namespace tessera
 
-#endif  // __HIP__ && __clang__
+#endif  // (__HIP__ && __clang__) || TESSERA_AMD_EMULATION

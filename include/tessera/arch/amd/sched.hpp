@@ -11,10 +11,13 @@
 // compile to nothing, so vendor-neutral code may leave them in place. barrier() is
 // the exception: a barrier must never vanish silently, so on NVIDIA it is
 // __syncthreads(). The waitcnt encoding is plain constexpr and usable on the host
-// (the unit tests check it there).
+// (the unit tests check it there). In an emulated host build (TESSERA_AMD_EMULATION)
+// every wrapper reaches the wave emulator, which records the hints per wave and models
+// the barrier and the waits.
 #pragma once
 #include <cstdint>
 
+#include "tessera/arch/amd/emulation_hooks.hpp"
 #include "tessera/core/macros.hpp"
 
 // Builtins are touched only under TESSERA_AMD_DEVICE_PASS (core/macros.hpp).
@@ -56,6 +59,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void set_priority() {
   static_assert(P >= 0 && P <= 3, "s_setprio takes a wave priority from 0 to 3");
 #if defined(TESSERA_AMD_DEVICE_PASS)
   __builtin_amdgcn_s_setprio(static_cast<short>(P));
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::s_setprio(P);
 #endif
 }
 
@@ -69,6 +74,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void sched_barrier() {
                 "sched_barrier mask has bits no LLVM release defines; use SchedMask values");
 #if defined(TESSERA_AMD_DEVICE_PASS)
   __builtin_amdgcn_sched_barrier(static_cast<int>(Mask));
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::sched_barrier(Mask);
 #endif
 }
 
@@ -87,6 +94,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void sched_group_barrier() {
   static_assert(SyncId >= 0, "sched_group_barrier sync ids are non-negative");
 #if defined(TESSERA_AMD_DEVICE_PASS)
   __builtin_amdgcn_sched_group_barrier(static_cast<int>(Mask), Count, SyncId);
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::sched_group_barrier(Mask, Count, SyncId);
 #endif
 }
 
@@ -101,6 +110,22 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void barrier() {
   __builtin_amdgcn_s_barrier();
 #elif defined(__CUDA_ARCH__)
   __syncthreads();
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::s_barrier();
+#endif
+}
+
+// ---- wave barrier -----------------------------------------------------------------
+// No instruction: it keeps the compiler from moving memory operations across this point,
+// which is what lanes of one wave that exchange data through LDS need between the write
+// and the read (they run in lock-step, but the compiler reasons per lane). The wave
+// emulator runs a wave's lanes one at a time between such points, so it reports an
+// exchange that lacks one.
+TESSERA_DEVICE TESSERA_FORCEINLINE void wave_barrier() {
+#if defined(TESSERA_AMD_DEVICE_PASS)
+  __builtin_amdgcn_wave_barrier();
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::wave_barrier();
 #endif
 }
 
@@ -155,6 +180,8 @@ template <std::uint16_t Imm>
 TESSERA_DEVICE TESSERA_FORCEINLINE void s_waitcnt() {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   __builtin_amdgcn_s_waitcnt(Imm);
+#elif defined(TESSERA_AMD_EMULATION)
+  emulation::s_waitcnt(Imm);
 #endif
 }
 }  // namespace detail

@@ -22,7 +22,8 @@
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/operand_tile_loader.hpp"
 
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
+#include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
 #endif
 
@@ -65,7 +66,8 @@ struct FmaGemmKernel {
   static constexpr int kStageCStride = SmemPlan::kStageCStride;
 
   // NVIDIA: dynamic shared memory (past 48 KiB it must be, and the launch passes the
-  // plan's total). AMD: a static array, so the code object's LDS size is the plan's.
+  // plan's total). AMD: a static array, so the code object's LDS size is the plan's (and
+  // the wave emulator hands out exactly that many bytes).
   static constexpr std::size_t kDynamicSmemBytes =
       is_nvidia<typename Config::Arch> ? Plan::kTotalBytes : 0;
 
@@ -75,8 +77,8 @@ struct FmaGemmKernel {
   // made ptxas spill: notes/fma.md, v8).
   template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
-#if defined(TESSERA_HIP)
-    __shared__ __attribute__((aligned(16))) unsigned char smem[Plan::kTotalBytes];
+#if defined(TESSERA_AMD_TARGET)
+    TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
 #else
     extern __shared__ __align__(16) unsigned char smem[];
 #endif
@@ -161,7 +163,7 @@ struct FmaGemmKernel {
       // sched_barrier keeps the scheduler from hoisting the stores and their waits into
       // the FMAs. NVIDIA: only when there is a next tile (storing always made ptxas spill
       // in the 512-thread configuration at its 128-register cap: notes/fma.md, v8).
-#if defined(TESSERA_HIP)
+#if defined(TESSERA_AMD_TARGET)
       constexpr bool kStoreAlways = true;
       amd::sched_barrier<amd::SchedMask::kNone>();
 #else

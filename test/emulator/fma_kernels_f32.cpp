@@ -1,0 +1,10 @@
+// The fp32 FMA configurations of fma_configs.hpp through the host API, for the emulator
+// (an instrumented translation unit: see emulated_gemm.hpp).
+#define EMU_TEST_DEFINE_GEMM 1
+#include "emulated_gemm.hpp"
+#include "fma_configs.hpp"
+
+namespace emu_test {
+#define EMU_TEST_INSTANTIATE(C) template struct EmulatedGemm<Unparen<void C>::type>;
+EMU_TEST_FMA_F32_CONFIGS(EMU_TEST_INSTANTIATE)
+}  // namespace emu_test

@@ -1,0 +1,85 @@
+// The FMA GEMM's AMD configurations (gfx942, gfx950), run by the wave emulator through the
+// public host API on the GPU suite's odd shapes, with and without a split-K workspace,
+// against the float64 reference. These are EMULATED results: the AMD code path of the
+// kernel (buffer loads with their range check, LDS of exactly the planned size,
+// s_barrier, 64-lane waves) executed on the host, not a run on an AMD GPU.
+#include "emulated_gemm_case.hpp"
+#include "fma_configs.hpp"
+
+namespace emu_test {
+namespace {
+
+// The GPU suite's sweep (test/gpu/test_fma_gemm.cu), shapes that stay cheap to emulate:
+// every edge case of the 128x128x8 tile (partial tiles in M, N and K, K below one tile,
+// ld padding, alpha/beta) and one shape whose K is deep enough to split.
+const CaseShape kSweep[] = {
+    {1, 1, 1},
+    {7, 7, 7, 0, 1.0f, 0.0f},
+    {33, 17, 9, 3, 0.5f, 2.0f},
+    {127, 129, 33, 1, 1.0f, -1.0f},
+    {129, 127, 65, 0, -1.5f, 0.25f},
+    {257, 130, 17, 4, 2.0f, 0.0f},
+    {300, 260, 48, 0, 1.0f, 0.0f},  // every dimension a multiple of 4: the vector paths
+    {16, 300, 600, 0, 1.0f, 1.0f, false, true},  // few tiles, deep K: split-K with a workspace
+};
+
+template <class Config>
+void sweep() {
+  for (CaseShape s : kSweep) {
+    check_emulated_gemm<Config>(s);
+    s.workspace = true;
+    check_emulated_gemm<Config>(s);
+  }
+}
+
+using F32Configs = EMU_TEST_TUPLE(EMU_TEST_FMA_F32_CONFIGS);
+using Bit16Configs = EMU_TEST_TUPLE(EMU_TEST_FMA_16BIT_CONFIGS);
+
+}  // namespace
+}  // namespace emu_test
+
+using emu_test::Bit16Configs;
+using emu_test::CaseShape;
+using emu_test::F32Configs;
+
+TEMPLATE_LIST_TEST_CASE("emulated: fp32 FMA GEMM matches float64 for every layout combination",
+                        "[emulator][fma][fp32]", F32Configs) {
+  emu_test::sweep<TestType>();
+}
+
+TEMPLATE_LIST_TEST_CASE("emulated: f16/bf16 FMA GEMM matches float64", "[emulator][fma][f16][bf16]",
+                        Bit16Configs) {
+  emu_test::sweep<TestType>();
+}
+
+TEST_CASE("emulated: in place, unaligned operands, K = 0 and alpha = 0", "[emulator][fma]") {
+  using RowF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  using ColF16 = emu_test::Gfx942Fma<tessera::half_t, tessera::half_t, tessera::half_t, tessera::ColumnMajor,
+                                     tessera::ColumnMajor, tessera::ColumnMajor>;
+  for (CaseShape s : {CaseShape{129, 131, 67, 0, 1.0f, 1.0f}, CaseShape{64, 256, 16, 3, -2.0f, 0.5f}}) {
+    s.in_place = true;
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+  }
+  for (CaseShape s : {CaseShape{128, 256, 64, 0, 1.0f, 0.5f}, CaseShape{37, 41, 43, 1, 1.0f, 0.0f}}) {
+    s.offset_pointers = true;  // the epilogue's scalar path
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+  }
+  emu_test::check_emulated_gemm<RowF32>({33, 65, 0, 0, 1.0f, 0.5f});
+  emu_test::check_emulated_gemm<ColF16>({70, 20, 0, 2, 3.0f, -1.0f});
+  emu_test::check_emulated_gemm<RowF32>({100, 100, 50, 0, 0.0f, 1.0f});
+}
+
+TEST_CASE("emulated: a configuration for one AMD target is refused on the other", "[emulator][fma]") {
+  using Config = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  std::vector<float> a(16, 1.0f), b(16, 1.0f), d(16, 0.0f);
+  tessera::gemm::Arguments<float, float, float> args{4, 4, 4, a.data(), 4, b.data(), 4,
+                                                     nullptr, 4, d.data(), 4, 1.0f, 0.0f};
+  tessera::amd::emulation::Options o;
+  o.target = tessera::amd::emulation::Target::kGfx950;
+  tessera::amd::emulation::ScopedOptions scope(o);
+  CHECK(emu_test::EmulatedGemm<Config>::run(args, nullptr) == tessera::Status::kErrorWrongArchitecture);
+}
