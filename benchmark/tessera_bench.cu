@@ -50,6 +50,15 @@
 #else
 #define TESSERA_BENCH_HAS_FMA 0
 #endif
+// The Hopper tensor-core family, for 16-bit inputs (CUDA builds for sm_90a only: its
+// kernels exist only there).
+#if defined(TESSERA_CUDA) && __has_include("tessera/gemm/wgmma_gemm.hpp")
+#include "tessera/gemm/wgmma_gemm.hpp"
+#include "vendor_blas_lt.hpp"
+#define TESSERA_BENCH_HAS_WGMMA 1
+#else
+#define TESSERA_BENCH_HAS_WGMMA 0
+#endif
 
 namespace {
 
@@ -84,6 +93,30 @@ std::string status_text(tessera::Status s) {
 }
 #endif
 
+#if TESSERA_BENCH_HAS_WGMMA
+// The default WgmmaConfig: 128 x 256 x 64 tiles, the schedule the rule picks (Cooperative),
+// no cluster (benchmark/notes/wgmma.md says why).
+template <class EA, class EB, class EC, class LA, class LB, class LC>
+using TesseraWgmma = tessera::gemm::Gemm<tessera::gemm::WgmmaConfig<EA, LA, EB, LB, EC, LC>>;
+#endif
+
+// A Tessera GEMM through its host API: arguments checked and the workspace sized on the
+// first call (untimed), then run on the harness's stream.
+template <class G, class P, class Args>
+Error run_tessera(P& p, Kind kind, const Args& a) {
+  auto& ws = p.workspace[kind];
+  if (!ws) {
+    const tessera::Status can = G::can_implement(a);
+    if (!tessera::ok(can)) return "Tessera can_implement: " + status_text(can);
+    ws = std::make_unique<DeviceBuffer<char>>();
+    BENCH_TRY(ws->allocate(G::workspace_size(a)));
+  }
+  const tessera::Status s = G::run(a, ws->count ? ws->ptr : nullptr, g_dev.stream);
+  if (!tessera::ok(s)) return "Tessera run: " + status_text(s);
+  BENCH_GPU(gpu::get_last_error());
+  return {};
+}
+
 template <class EA, class EB, class EC, class LA, class LB, class LC>
 Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
   const auto a = p.args();
@@ -92,24 +125,22 @@ Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
       return run_naive<LA, LB, LC>(a);
     case Kind::kBlas:
       return run_blas<LA, LB, LC>(a);
-    case Kind::kTesseraFma: {
+    case Kind::kBlasLt:
+#if TESSERA_BENCH_HAS_WGMMA
+      if constexpr (!std::is_same_v<EA, float>) return run_blas_lt<LA, LB, LC>(a);
+#endif
+      return "cuBLASLt baseline: 16-bit inputs under CUDA only";
+    case Kind::kTesseraFma:
 #if TESSERA_BENCH_HAS_FMA
-      using G = TesseraFma<EA, EB, EC, LA, LB, LC>;
-      auto& ws = p.workspace[kind];
-      if (!ws) {  // first call: check the arguments and size the workspace, untimed
-        const tessera::Status can = G::can_implement(a);
-        if (!tessera::ok(can)) return "Tessera can_implement: " + status_text(can);
-        ws = std::make_unique<DeviceBuffer<char>>();
-        BENCH_TRY(ws->allocate(G::workspace_size(a)));
-      }
-      const tessera::Status s = G::run(a, ws->count ? ws->ptr : nullptr, g_dev.stream);
-      if (!tessera::ok(s)) return "Tessera run: " + status_text(s);
-      BENCH_GPU(gpu::get_last_error());
-      return {};
+      return run_tessera<TesseraFma<EA, EB, EC, LA, LB, LC>>(p, kind, a);
 #else
       return "Tessera FMA GEMM not built (tessera/gemm/fma_gemm.hpp missing at build time)";
 #endif
-    }
+    case Kind::kTesseraWgmma:
+#if TESSERA_BENCH_HAS_WGMMA
+      if constexpr (!std::is_same_v<EA, float>) return run_tessera<TesseraWgmma<EA, EB, EC, LA, LB, LC>>(p, kind, a);
+#endif
+      return "Tessera wgmma GEMM: 16-bit inputs under CUDA only";
   }
   return "unknown implementation";
 }
@@ -122,7 +153,7 @@ int iterations_for(const Shape& s, Kind kind, bool tensor_cores) {
   // The same guesses serve the HIP build: they only set iteration counts.
   double tflops = 40.0;  // CUDA-core FP32 FMA, cuBLAS or Tessera
   if (kind == Kind::kNaive) tflops = 3.0;
-  if (kind == Kind::kBlas && tensor_cores) tflops = 500.0;
+  if ((kind == Kind::kBlas || kind == Kind::kBlasLt || kind == Kind::kTesseraWgmma) && tensor_cores) tflops = 500.0;
   const double est_ms = s.flops() / (tflops * 1e12) * 1e3;
   const double n = g_opt.target_ms / std::max(est_ms, 1e-3);
   return int(std::clamp(n, double(g_opt.min_iters), double(g_opt.max_iters)));
@@ -150,8 +181,13 @@ void register_type() {
   constexpr bool tensor = !std::is_same_v<EA, float>;
   for (const Shape& s : kShapes) {
     std::vector<Kind> kinds;
-    if (TESSERA_BENCH_HAS_FMA) kinds.push_back(Kind::kTesseraFma);
+    // 16-bit inputs on CUDA: the tensor-core family against both cuBLAS entry points (the
+    // FMA family's 16-bit numbers are in the earlier results). fp32: the FMA family.
+    const bool tensor_family = TESSERA_BENCH_HAS_WGMMA && !std::is_same_v<EA, float>;
+    if (TESSERA_BENCH_HAS_FMA && !tensor_family) kinds.push_back(Kind::kTesseraFma);
+    if (tensor_family) kinds.push_back(Kind::kTesseraWgmma);
     if (TESSERA_BENCH_HAS_BLAS) kinds.push_back(Kind::kBlas);
+    if (tensor_family) kinds.push_back(Kind::kBlasLt);
     if (s.naive && std::is_same_v<EA, float>) kinds.push_back(Kind::kNaive);
     for (Kind k : kinds) {
       const std::string name = tag + "/" + kind_name(k) + "/" + s.str();
@@ -159,7 +195,7 @@ void register_type() {
                                    [k, s](benchmark::State& st) { bench_gemm<EA, EA, EC, LA, LB, LC>(st, k, s); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond)
-          ->Iterations(iterations_for(s, k, tensor && k == Kind::kBlas))
+          ->Iterations(iterations_for(s, k, tensor))
           ->Repetitions(g_opt.repetitions)
           ->ReportAggregatesOnly(true);
     }
@@ -171,6 +207,10 @@ void register_type() {
 Error add_context() {
   BENCH_TRY(add_device_context());
   BENCH_TRY(add_blas_context());
+#if TESSERA_BENCH_HAS_WGMMA
+  benchmark::AddCustomContext("tessera_wgmma", "WgmmaConfig<...> defaults: 128x256x64 Cooperative, no cluster");
+  benchmark::AddCustomContext("cublaslt", "cublasLtMatmul COMPUTE_32F, fastest of the heuristic's top 8 (chosen once per problem)");
+#endif
 #if defined(TESSERA_HIP)
   benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif
@@ -214,6 +254,9 @@ int main(int argc, char** argv) {
   }
   Error setup = init_device();
   if (setup.empty()) setup = init_blas();  // the handles are bound to the device's stream
+#if TESSERA_BENCH_HAS_WGMMA
+  if (setup.empty()) setup = init_blas_lt();
+#endif
   if (!setup.empty()) {
     std::fprintf(stderr, "tessera_bench: setting up the device failed: %s\n", setup.c_str());
     return 2;
@@ -234,6 +277,9 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_problem.reset();  // device memory goes before the context does
+#if TESSERA_BENCH_HAS_WGMMA
+  release_blas_lt();
+#endif
   release_blas();
   release_device();
   return 0;

@@ -3,8 +3,13 @@
 #pragma once
 
 #include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
 
 namespace examples {
+
+// The Hopper example's configuration (examples/wgmma_gemm.cu): bf16, all row-major.
+using WgmmaBf16RowMajor = tessera::gemm::WgmmaConfig<tessera::bfloat16_t, tessera::RowMajor, tessera::bfloat16_t,
+                                                     tessera::RowMajor, tessera::bfloat16_t, tessera::RowMajor>;
 
 template <class Arch>
 using FmaF32RowMajor = tessera::gemm::FmaConfig<Arch, float, tessera::RowMajor, float,

@@ -1,21 +1,45 @@
 #!/usr/bin/env bash
-# Proves the GPU suite can fail: builds it against a copy of the headers with one
-# deliberate bug (the K-edge check drops the last column of K) and expects failures.
-# Exit 0 when the suite FAILS on the broken copy. Run on a CUDA machine after
-# scripts/gpu_check.sh (it reuses the gpu preset's configuration).
+# Proves the GPU suites can fail: builds each against a copy of the headers with one
+# deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
+#   FMA family:   the K-edge check drops the last column of K;
+#   wgmma family: the consumers read B from the next stage of the ring (a stage index off
+#                 by one: the data of another K tile).
+# Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
+# beforehand (test_fma_gemm_mutant, test_wgmma_gemm_mutant) instead of building them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
-cp -r include "$work/include"
-loader="$work/include/tessera/memory/operand_tile_loader.hpp"
-sed -i 's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' "$loader"
-if cmp -s "$loader" include/tessera/memory/operand_tile_loader.hpp; then
-  echo "mutation did not apply"; exit 2
+mutants=${TESSERA_MUTANTS:-}
+
+build_mutant() {  # <name> <header> <sed expression> <test source>
+  local name=$1 header=$2 expr=$3 source=$4
+  rm -rf "$work/include" && cp -r include "$work/include"
+  sed -i "$expr" "$work/include/$header"
+  if cmp -s "$work/include/$header" "include/$header"; then
+    echo "mutation of $header did not apply"; exit 2
+  fi
+  nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DTESSERA_GPU_TEST_REQUIRES_CC=90 \
+    -I "$work/include" -I test/support -I test/gpu -I .carry -I /usr/include \
+    "$source" test/gpu/gpu_main.cpp -o "$work/$name"
+}
+
+if [[ -z $mutants ]]; then
+  build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
+    's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/sm90_mainloop.hpp \
+    's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
+    test/gpu/test_wgmma_gemm.cu
+  mutants=$work
 fi
-nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
-  -I "$work/include" -I test/support -I test/gpu -I .carry -I /usr/include \
-  test/gpu/test_fma_gemm.cu test/gpu/gpu_main.cpp -o "$work/test_fma_gemm_mutant"
-if "$work/test_fma_gemm_mutant" "[fp32]" >"$work/log" 2>&1; then
-  echo "MUTATION SURVIVED: the GPU suite passed with a broken K edge"; tail -3 "$work/log"; exit 1
-fi
-echo "mutation caught:"; grep -E "test cases|assertions" "$work/log" | tail -2
+
+status=0
+check() {  # <binary> <filter> <what>
+  if timeout 300 "$mutants/$1" "$2" >"$work/$1.log" 2>&1; then
+    echo "MUTATION SURVIVED: $3"; tail -3 "$work/$1.log"; status=1
+  else
+    echo "mutation caught ($3):"; grep -E "test cases|assertions" "$work/$1.log" | tail -2
+  fi
+}
+check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
+check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
+exit $status

@@ -14,13 +14,20 @@ build=build/default/examples
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
   echo "== GPU found: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-  "$build/fma_gemm_cuda" "$@"
-  if [ $# -eq 0 ]; then "$build/fma_gemm_cuda" 4097 4095 4103; fi
-  exit 0
+  status=0
+  "$build/fma_gemm_cuda" "$@" || status=1
+  if [ $# -eq 0 ]; then "$build/fma_gemm_cuda" 4097 4095 4103 || status=1; fi
+  if [ -x "$build/wgmma_gemm_cuda" ]; then
+    echo
+    "$build/wgmma_gemm_cuda" "$@"; rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1  # 77: the GPU is not an sm_90
+    if [ $# -eq 0 ] && [ $rc -ne 77 ]; then "$build/wgmma_gemm_cuda" 4097 4095 4103 || status=1; fi
+  fi
+  exit $status
 fi
 
 echo "== No GPU on this machine: nothing was run. Built for:"
-ls "$build"/fma_gemm_cuda "$build"/fma_gemm_hip 2>/dev/null | sed 's/^/   /'
+ls "$build"/fma_gemm_cuda "$build"/wgmma_gemm_cuda "$build"/fma_gemm_hip 2>/dev/null | sed 's/^/   /'
 echo "   (CUDA: ${TESSERA_CUDA_ARCHS:-sm_90a, sm_100a}; HIP: gfx942, gfx950)"
 echo
 echo "== Shared-memory plans of the compiled kernel configurations"

@@ -195,3 +195,20 @@ TEST_CASE("wgmma sanitizer cross-section", "[gpu][wgmma][sanitize]") {
   in_place.in_place = true;
   check_gemm<Bf16Tn>(in_place);
 }
+
+// The kernels' shared memory is the plan's: no static shared memory beside it, and the
+// dynamic size the launcher opts in to is exactly the plan's total (ptxas reports only the
+// static part, so this is where "smem = plan" is checked).
+TEST_CASE("wgmma kernels use exactly the planned shared memory", "[gpu][wgmma][plan]") {
+  check_gemm<Bf16Tn>(tma({256, 256, 64}));        // a TMA-path launch sets the attribute
+  check_gemm<Bf16Tn>({67, 130, 70, 1});           // and a generic one
+  cudaFuncAttributes tma_attr{}, generic_attr{};
+  REQUIRE_CUDA(cudaFuncGetAttributes(&tma_attr, gemm::wgmma_gemm_kernel<Bf16Tn, WgmmaPath::kTma>));
+  REQUIRE_CUDA(cudaFuncGetAttributes(&generic_attr, gemm::wgmma_gemm_kernel<Bf16Tn, WgmmaPath::kGeneric>));
+  CHECK(tma_attr.sharedSizeBytes == 0);
+  CHECK(generic_attr.sharedSizeBytes == 0);
+  CHECK(std::size_t(tma_attr.maxDynamicSharedSizeBytes) == Bf16Tn::Plan::kTotalBytes);
+  CHECK(std::size_t(generic_attr.maxDynamicSharedSizeBytes) == Bf16Tn::GenericPlan::kTotalBytes);
+  CHECK(tma_attr.localSizeBytes == 0);
+  CHECK(generic_attr.localSizeBytes == 0);
+}
