@@ -1,0 +1,62 @@
+// The MFMA GEMM's LDS: the operand stages, the epilogue's staging tiles, the program
+// outline from which the planner decides what may share bytes, and the swizzled layout
+// of an operand tile. Host-includable: tools print the plan without a GPU compiler.
+//
+// Operand tiles are stored K-contiguous whatever the global layout: A as [BlockM][BlockK],
+// B as [BlockN][BlockK] (row n of the tile is column n of B), because an MFMA lane reads
+// 8 consecutive K values of one row (mma/mfma_atom.hpp) as one ds_read_b128. Rows are
+// 64, 128 or 256 bytes, so without a swizzle the 32 rows a read instruction touches share
+// banks; BankSwizzle XORs the row into the 16-byte chunk index so that every 8 rows of a
+// chunk column hit distinct banks, and 16-byte chunks stay contiguous (a lane's read or
+// write stays one instruction). test/unit/test_mfma_lds.cpp counts the conflicts of the
+// kernel's own read and write addresses.
+#pragma once
+#include <cstddef>
+
+#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/layout/swizzle.hpp"
+#include "tessera/memory/smem_plan.hpp"
+
+namespace tessera::gemm {
+
+// Rows x K operand tile of 16-bit elements, K-contiguous, swizzled in 16-byte chunks.
+template <int kRows, int kK>
+using MfmaOperandTile = SwizzledTile<kRows, kK, 2, BankSwizzle<kK, 2, 16>>;
+
+template <class Config>
+struct MfmaSmemPlan {
+  using TileA = MfmaOperandTile<Config::kBlockM, Config::kBlockK>;
+  using TileB = MfmaOperandTile<Config::kBlockN, Config::kBlockK>;
+  // Two pipeline stages keep the next tile in registers and need one LDS buffer; three
+  // stages load straight into LDS and need three.
+  static constexpr int kLdsStages = Config::kStages == 3 ? 3 : 1;
+
+  // Epilogue: each wave stages a 32x32 fp32 piece of its tile at a time, laid out along
+  // D's contiguous dimension and padded by 4 floats per line, so that the reads back are
+  // 16-byte vectors in D's order. Wave-private: no block barrier between pieces.
+  static constexpr int kStageLine = 32 + 4;
+  static constexpr int kStageFloatsPerWave = 32 * kStageLine;
+
+  struct StagesA : smem::Buffer<std::size_t(kLdsStages) * TileA::kBytes> {
+    static constexpr const char* kName = "A stages";
+  };
+  struct StagesB : smem::Buffer<std::size_t(kLdsStages) * TileB::kBytes> {
+    static constexpr const char* kName = "B stages";
+  };
+  struct StagingC : smem::Buffer<std::size_t(Config::kWaves) * kStageFloatsPerWave * 4> {
+    static constexpr const char* kName = "C staging";
+  };
+  using Outline = smem::Seq<
+      smem::Step<smem::Overwrite<StagesA, StagesB>>,  // the prologue fills the first stage(s)
+      smem::Loop<smem::Step<smem::Read<StagesA, StagesB>, smem::Write<StagesA, StagesB>>>,
+      smem::Loop<smem::Step<smem::Overwrite<StagingC>>,  // one 32x32 piece per pass
+                 smem::Step<smem::Read<StagingC>>>>;
+  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, StagingC>, Outline>;
+  static_assert(sizeof(smem::AssertFits<typename Config::Arch, Plan>) > 0, "");
+  static_assert(Plan::kTotalBytes * Config::kBlocksPerCu <= Config::Arch::kSmemBytesPerBlock,
+                "Tessera MFMA GEMM: the one-cluster ping-pong runs two workgroups per CU, so its "
+                "LDS plan must fit in half the CU's LDS (32 KiB on gfx942, 80 KiB on gfx950); use a "
+                "smaller tile (128x128x64 is the seed's shape)");
+};
+
+}  // namespace tessera::gemm
