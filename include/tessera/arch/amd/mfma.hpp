@@ -100,9 +100,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE MfmaAccumulator<Shape> mfma(MfmaOperand<Shape
                                                               MfmaAccumulator<Shape> c) {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   using H4 = _Float16 __attribute__((ext_vector_type(4)));
-  using H8 = _Float16 __attribute__((ext_vector_type(8)));
   using S4 = short __attribute__((ext_vector_type(4)));
-  using B8 = __bf16 __attribute__((ext_vector_type(8)));
   constexpr bool kF16 = Shape::kType == MfmaType::kF16;
   if constexpr (Shape::kM == 32 && Shape::kK == 8) {
     if constexpr (kF16) {
@@ -118,6 +116,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE MfmaAccumulator<Shape> mfma(MfmaOperand<Shape
     }
   } else {
 #if defined(__gfx950__)
+    using H8 = _Float16 __attribute__((ext_vector_type(8)));
+    using B8 = __bf16 __attribute__((ext_vector_type(8)));
     if constexpr (Shape::kM == 32) {
       if constexpr (kF16) {
         return __builtin_amdgcn_mfma_f32_32x32x16_f16(__builtin_bit_cast(H8, a), __builtin_bit_cast(H8, b), c, 0, 0, 0);
