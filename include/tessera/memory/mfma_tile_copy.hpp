@@ -43,8 +43,16 @@ namespace tessera {
 
 enum class TileCopyKind { kContiguousK, kTransposing, kGather };
 
-// Which elements each thread moves. Tile is the LDS layout (MfmaOperandTile).
-template <class Tile, int kThreads, TileCopyKind kKind>
+// The copy an operand takes: element gathers when its pointer or leading dimension is not
+// 16-byte aligned, else 16-byte pieces, transposed in registers when M/N-contiguous.
+constexpr TileCopyKind tile_copy_kind(bool aligned, bool k_contiguous) {
+  return !aligned ? TileCopyKind::kGather : (k_contiguous ? TileCopyKind::kContiguousK : TileCopyKind::kTransposing);
+}
+
+// Which elements each thread moves. Tile is the LDS layout (MfmaOperandTile);
+// kPhaseRowChunks (transposing kind): the row chunks one write phase spans (the tile's
+// second swizzle level tells them apart).
+template <class Tile, int kThreads, TileCopyKind kKind, int kPhaseRowChunks = 1>
 struct MfmaTileCopyMap {
   static constexpr int kRows = Tile::kRows;
   static constexpr int kBK = Tile::kCols;
@@ -55,15 +63,21 @@ struct MfmaTileCopyMap {
   // kContiguousK and kGather: vector v of thread t is the 8 K values from k0 of one row.
   static constexpr int kPieces = kRows * kChunksK / kThreads;   // per thread
   static constexpr int kRowsPerPass = kThreads / kChunksK;      // rows one pass of the block covers
-  // kTransposing: thread t owns rows [8 r, 8 r + 8) for r = t % kRowChunks, at the kP
-  // consecutive K values from kP * (t / kRowChunks).
+  // kTransposing: each thread owns a block of 8 rows (row chunk r) at the kP consecutive K
+  // values of K group g. The lanes of one LDS write phase (128 bytes: kPhaseLanes lanes of
+  // kP * 2 bytes) take kPhaseRowChunks row chunks x the rest in K groups, so that their
+  // writes cover 8 distinct 16-byte chunks (both swizzle levels); the next lanes continue
+  // along the row chunks (consecutive lanes of a global load read along one K row).
   static constexpr int kKGroups = kThreads / kRowChunks;
   static constexpr int kP = kKGroups > 0 ? kBK / kKGroups : 0;
+  static constexpr int kPhaseLanes = kP > 0 ? 128 / (2 * kP) : 1;
+  static constexpr int kPhaseKGroups = kPhaseLanes / kPhaseRowChunks;
 
   static_assert(kKind == TileCopyKind::kTransposing || kRows * kChunksK % kThreads == 0,
                 "Tessera MFMA tile copy: the tile's 16-byte pieces must split evenly over the threads");
   static_assert(kKind != TileCopyKind::kTransposing ||
-                    (kThreads % kRowChunks == 0 && kKGroups * kP == kBK && (kP == 2 || kP == 4 || kP == 8)),
+                    (kThreads % kRowChunks == 0 && kKGroups * kP == kBK && (kP == 2 || kP == 4 || kP == 8) &&
+                     kRowChunks % kPhaseRowChunks == 0 && kKGroups % kPhaseKGroups == 0),
                 "Tessera MFMA tile copy: an M- or N-contiguous operand tile is transposed by lanes "
                 "holding 8 rows at 2, 4 or 8 consecutive K values; this tile and thread count do not "
                 "split that way (threads must be a multiple of rows/8, and BK/(threads/(rows/8)) "
@@ -78,7 +92,28 @@ struct MfmaTileCopyMap {
     return {t / kChunksK + v * kRowsPerPass, (t % kChunksK) * kVec};
   }
   // Transposing kind: the first row and first K value of thread t's block.
-  TESSERA_HOST_DEVICE static constexpr Coord block(int t) { return {(t % kRowChunks) * kVec, (t / kRowChunks) * kP}; }
+  TESSERA_HOST_DEVICE static constexpr Coord block(int t) {
+    const int lo = t % kPhaseLanes, hi = t / kPhaseLanes;
+    constexpr int kHiRowChunks = kRowChunks / kPhaseRowChunks;
+    const int row_chunk = lo % kPhaseRowChunks + kPhaseRowChunks * (hi % kHiRowChunks);
+    const int k_group = lo / kPhaseRowChunks + kPhaseKGroups * (hi / kHiRowChunks);
+    return {row_chunk * kVec, k_group * kP};
+  }
+
+  // LDS byte offset of thread t's piece v (contiguous-K and gather kinds), as the kernel
+  // computes it: the rows of one thread's pieces are kRowsPerPass apart, and when that is
+  // a whole number of swizzle periods their offsets differ by a constant (folded into the
+  // ds_write's offset field) instead of each needing its own address register.
+  static constexpr bool kConstantPieceStride = (kRowsPerPass * kBK) % Tile::SwizzleType::kPeriod == 0;
+  TESSERA_HOST_DEVICE static constexpr int piece_offset(int t, int v) {
+    return kConstantPieceStride ? Tile::byte_offset(piece(t, 0).row, piece(t, 0).k) + v * kRowsPerPass * kBK * 2
+                                : Tile::byte_offset(piece(t, v).row, piece(t, v).k);
+  }
+  // LDS byte offset of the write of element e of thread t's block (transposing kind):
+  // row block.row + e, K values block.k .. block.k + kP - 1.
+  TESSERA_HOST_DEVICE static constexpr int transposed_offset(int t, int e) {
+    return Tile::byte_offset(block(t).row + e, block(t).k);
+  }
 
   // VMEM instructions per thread per tile (one ticket group).
   static constexpr int kLoads = kKind == TileCopyKind::kTransposing ? kP
@@ -96,9 +131,9 @@ struct MfmaTileCopyMap {
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
 
-template <class Tile, int kThreads, TileCopyKind kKind, bool kKContiguousGlobal>
+template <class Tile, int kThreads, TileCopyKind kKind, bool kKContiguousGlobal, int kPhaseRowChunks = 1>
 struct MfmaTileCopy {
-  using Map = MfmaTileCopyMap<Tile, kThreads, kKind>;
+  using Map = MfmaTileCopyMap<Tile, kThreads, kKind, kPhaseRowChunks>;
   using U32x4 = amd::BufferWord<16>;
   static constexpr int kVec = Map::kVec;
   static constexpr int kRegs = kKind == TileCopyKind::kTransposing ? Map::kP : Map::kPieces;
@@ -201,11 +236,10 @@ struct MfmaTileCopy {
   // Registers -> the LDS stage at `stage` (Tile layout).
   TESSERA_DEVICE TESSERA_FORCEINLINE void store(unsigned char* stage, int tid) const {
     if constexpr (kKind == TileCopyKind::kTransposing) {
-      const auto b = Map::block(tid);
       TESSERA_UNROLL
       for (int e = 0; e < kVec; ++e) {
-        // Element e of each of the kP loaded pieces is K = b.k .. b.k + kP - 1 of row
-        // b.row + e: pairs of them packed into words with one v_perm_b32 each.
+        // Element e of each of the kP loaded pieces is K = block.k .. block.k + kP - 1 of
+        // row block.row + e: pairs of them packed into words with one v_perm_b32 each.
         constexpr int kWords = Map::kP / 2;
         std::uint32_t w[kWords];
         TESSERA_UNROLL
@@ -213,7 +247,7 @@ struct MfmaTileCopy {
           w[x] = amd::byte_perm(regs[2 * x + 1][e / 2], regs[2 * x][e / 2],
                                 e % 2 == 0 ? amd::kPermLowHalves : amd::kPermHighHalves);
         }
-        unsigned char* dst = stage + Tile::byte_offset(b.row + e, b.k);
+        unsigned char* dst = stage + Map::transposed_offset(tid, e);
         if constexpr (kWords == 1) {
           *reinterpret_cast<std::uint32_t*>(dst) = w[0];
         } else if constexpr (kWords == 2) {
@@ -223,17 +257,8 @@ struct MfmaTileCopy {
         }
       }
     } else {
-      // Rows of one piece index differ by kRowsPerPass; when that is a multiple of the
-      // swizzle's row period the offsets differ by a constant, folded into the instruction.
-      constexpr bool kStride = (Map::kRowsPerPass * Map::kBK) % Tile::SwizzleType::kPeriod == 0;
-      const auto p0 = Map::piece(tid, 0);
-      const int first = Tile::byte_offset(p0.row, p0.k);
       TESSERA_UNROLL
-      for (int v = 0; v < kRegs; ++v) {
-        const auto p = Map::piece(tid, v);
-        const int at = kStride ? first + v * Map::kRowsPerPass * Map::kBK * 2 : Tile::byte_offset(p.row, p.k);
-        *reinterpret_cast<U32x4*>(stage + at) = regs[v];
-      }
+      for (int v = 0; v < kRegs; ++v) *reinterpret_cast<U32x4*>(stage + Map::piece_offset(tid, v)) = regs[v];
     }
   }
 

@@ -29,6 +29,9 @@ namespace tessera::mma {
 template <class Atom, class Tile>
 struct MfmaOperandReads {
   static constexpr int kRowBytes = Tile::kCols * 2;
+  // MFMA tile i of a wave is read kRepStride bytes after tile 0: its rows are kM further
+  // on, a whole number of swizzle periods, so the swizzle does not change between them.
+  static constexpr int kRepStride = Atom::kM * kRowBytes;
   static_assert((Atom::kM * Tile::kCols) % Tile::SwizzleType::kPeriod == 0,
                 "Tessera MFMA: an MFMA tile's rows must span whole swizzle periods");
   // Byte offset in the LDS tile of the 16 bytes that `lane` reads for read step r of the
@@ -77,7 +80,7 @@ struct MfmaWaveTile {
     for (int r = kFirst; r < kFirst + kCount; ++r) {
       TESSERA_UNROLL
       for (int i = 0; i < kRepM; ++i) {
-        a[r][i] = *reinterpret_cast<const Read*>(stage + a_offset[r] + i * Atom::kM * ReadsA::kRowBytes);
+        a[r][i] = *reinterpret_cast<const Read*>(stage + a_offset[r] + i * ReadsA::kRepStride);
       }
     }
   }
@@ -87,7 +90,7 @@ struct MfmaWaveTile {
     for (int r = kFirst; r < kFirst + kCount; ++r) {
       TESSERA_UNROLL
       for (int j = 0; j < kRepN; ++j) {
-        b[r][j] = *reinterpret_cast<const Read*>(stage + b_offset[r] + j * Atom::kN * ReadsB::kRowBytes);
+        b[r][j] = *reinterpret_cast<const Read*>(stage + b_offset[r] + j * ReadsB::kRepStride);
       }
     }
   }

@@ -64,12 +64,10 @@ struct MfmaGemmKernel {
 
   // The unaligned variant gathers elements along K for both operands; the aligned one
   // moves 16-byte pieces, transposing M/N-contiguous operands in registers.
-  static constexpr TileCopyKind kind(bool k_contiguous) {
-    return !kAligned ? TileCopyKind::kGather
-                     : (k_contiguous ? TileCopyKind::kContiguousK : TileCopyKind::kTransposing);
-  }
-  using CopyA = MfmaTileCopy<TileA, kThreads, kind(Config::kKContiguousA), Config::kKContiguousA>;
-  using CopyB = MfmaTileCopy<TileB, kThreads, kind(Config::kKContiguousB), Config::kKContiguousB>;
+  using CopyA = MfmaTileCopy<TileA, kThreads, tile_copy_kind(kAligned, Config::kKContiguousA), Config::kKContiguousA,
+                             SmemPlan::kWriteRowChunksA>;
+  using CopyB = MfmaTileCopy<TileB, kThreads, tile_copy_kind(kAligned, Config::kKContiguousB), Config::kKContiguousB,
+                             SmemPlan::kWriteRowChunksB>;
   using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
 
   struct Mainloop;

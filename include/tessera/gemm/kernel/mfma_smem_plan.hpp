@@ -12,21 +12,48 @@
 // kernel's own read and write addresses.
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
+#include "tessera/core/math.hpp"
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/layout/swizzle.hpp"
 #include "tessera/memory/smem_plan.hpp"
 
 namespace tessera::gemm {
 
-// Rows x K operand tile of 16-bit elements, K-contiguous, swizzled in 16-byte chunks.
-template <int kRows, int kK>
-using MfmaOperandTile = SwizzledTile<kRows, kK, 2, BankSwizzle<kK, 2, 16>>;
+namespace detail {
+// The operand tile's swizzle. First level (every operand): BankSwizzle XORs the row's low
+// bits into the 16-byte chunk index, so the 8 consecutive rows one phase of an MFMA
+// operand read covers hit distinct banks. Second level (operands transposed in registers,
+// kRowChunks > 1): the lanes of one write phase each write a few K values of rows 8
+// apart (same low row bits, so the first level maps them to the same chunk: a 16-way
+// conflict for 8-byte writes); XOR-ing row bits 3.. into the high chunk bits spreads them.
+// It uses log2(kRowChunks) row bits, kRowChunks = MFMA rows / 8, so rows one MFMA tile
+// apart keep the same XOR (the reads' constant offsets between MFMA tiles survive), and a
+// read phase (8 consecutive rows) sees one constant second-level XOR (still conflict-free).
+template <int kK, int kRowChunks>
+struct MfmaOperandSwizzle {
+  static constexpr int kChunkBits = log2_floor(kK / 8);
+  static constexpr int kRowBits = log2_floor(kRowChunks);
+  using First = BankSwizzle<kK, 2, 16>;
+  using type = std::conditional_t<kRowChunks == 1, First,
+                                  SwizzlePair<First, Swizzle<kRowBits, 3 + kChunkBits - kRowBits, 3 + kRowBits>>>;
+  static_assert(kRowBits <= kChunkBits, "Tessera MFMA: too many row chunks for the second swizzle level");
+};
+}  // namespace detail
+
+// Rows x K operand tile of 16-bit elements, K-contiguous, swizzled in 16-byte chunks;
+// kRowChunks > 1 adds the second swizzle level for operands transposed in registers.
+template <int kRows, int kK, int kRowChunks = 1>
+using MfmaOperandTile = SwizzledTile<kRows, kK, 2, typename detail::MfmaOperandSwizzle<kK, kRowChunks>::type>;
 
 template <class Config>
 struct MfmaSmemPlan {
-  using TileA = MfmaOperandTile<Config::kBlockM, Config::kBlockK>;
-  using TileB = MfmaOperandTile<Config::kBlockN, Config::kBlockK>;
+  // Row chunks of 8 rows that one phase of a transposing write covers (1: not transposed).
+  static constexpr int kWriteRowChunksA = Config::kKContiguousA ? 1 : Config::Atom::kM / 8;
+  static constexpr int kWriteRowChunksB = Config::kKContiguousB ? 1 : Config::Atom::kN / 8;
+  using TileA = MfmaOperandTile<Config::kBlockM, Config::kBlockK, kWriteRowChunksA>;
+  using TileB = MfmaOperandTile<Config::kBlockN, Config::kBlockK, kWriteRowChunksB>;
   // Two pipeline stages keep the next tile in registers and need one LDS buffer; three
   // stages load straight into LDS and need three.
   static constexpr int kLdsStages = Config::kStages == 3 ? 3 : 1;
