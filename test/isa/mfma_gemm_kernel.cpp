@@ -349,31 +349,32 @@ int main(int argc, char** argv) {
 // PP4:          s_cbranch_scc{{[01]}} [[LOOP]]{{$}}
 //
 // ---- gfx950 async (seed: async_ns3_gemm): one tile's reads, A's direct-to-LDS loads,
-// the wait that keeps them in flight, the dot with B's direct loads among the MFMAs ----
+// the wait that keeps them in flight, the dot with B's direct loads among the MFMAs (one
+// after each of the first MFMAs), no wait on LDS traffic at the closing barrier ----
 // ASYNC-NEXT:   ; sched_barrier mask(0x00000000)
 // ASYNC-NOT:    {{v_mfma|buffer_load|s_barrier|s_waitcnt vmcnt}}
 // ASYNC-COUNT-12: ds_read_b128
 // ASYNC-NOT:    {{v_mfma|ds_|s_barrier|s_waitcnt vmcnt}}
 // ASYNC:        ; sched_barrier mask(0x00000000)
 // ASYNC-NOT:    {{v_mfma|ds_|s_barrier|s_waitcnt vmcnt}}
-// ASYNC-COUNT-2: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen lds{{$}}
+// ASYNC-COUNT-2: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen lds{{$}}
 // ASYNC-NOT:    {{v_mfma|ds_|buffer_load|s_barrier}}
 // ASYNC:        s_waitcnt vmcnt(2) lgkmcnt(0){{$}}
 // ASYNC-NEXT:   ; sched_barrier mask(0x00000000)
 // ASYNC-NEXT:   s_barrier
 // ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt}}
 // ASYNC:        v_mfma_f32_32x32x16_bf16
-// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt}}
-// ASYNC:        buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen lds{{$}}
-// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt}}
-// ASYNC:        buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen lds{{$}}
-// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt}}
-// ASYNC-COUNT-15: v_mfma_f32_32x32x16_bf16
-// ASYNC-NOT:    {{v_mfma|ds_|buffer_load|s_waitcnt vmcnt}}
-// ASYNC:        s_waitcnt lgkmcnt(0){{$}}
+// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt|v_mfma}}
+// ASYNC:        buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen lds{{$}}
+// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt|buffer_load}}
+// ASYNC:        v_mfma_f32_32x32x16_bf16
+// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt|v_mfma}}
+// ASYNC:        buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen lds{{$}}
+// ASYNC-NOT:    {{ds_|s_barrier|s_waitcnt|buffer_load}}
+// ASYNC-COUNT-14: v_mfma_f32_32x32x16_bf16
 // ASYNC-NOT:    {{v_mfma|ds_|buffer_load|s_waitcnt}}
 // ASYNC:        s_barrier
-// ASYNC-NOT:    {{v_mfma|ds_|buffer_load|s_waitcnt vmcnt}}
+// ASYNC-NOT:    {{v_mfma|ds_|buffer_load|s_waitcnt}}
 // ASYNC:        s_cbranch_scc{{[01]}} [[LOOP]]{{$}}
 //
 // After the loop (8 waves): the first group's extra barrier, behind a branch.

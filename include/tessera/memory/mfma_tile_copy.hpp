@@ -143,14 +143,13 @@ struct MfmaTileCopy {
   static_assert(kKind != TileCopyKind::kTransposing || !kKContiguousGlobal,
                 "Tessera MFMA tile copy: the transposing copy is for M- or N-contiguous operands");
 
-  const char* base;           // element (row 0, k 0) of the current K tile
-  std::uint32_t bytes_left;   // from `base` to one past the operand's last element: the
-                              // descriptor's num_records (> 0: the cursor only visits
-                              // tiles that start inside the operand; the host keeps each
-                              // operand below 4 GiB, so 32 bits hold it)
-  std::uint64_t step;         // bytes from one K tile to the next
-  std::uint32_t ld_bytes;    // leading dimension in bytes
-  std::uint32_t offset[kRegs];  // per lane, from `base` (gather: of the piece's first element)
+  const char* origin;         // element (row 0 of this block's tile, k = 0)
+  std::uint32_t span;         // bytes from `origin` to one past the operand's last element
+                              // (the host keeps each operand below 4 GiB: 32 bits hold it)
+  std::uint32_t k_bytes;      // bytes from `origin` to the current K tile
+  std::uint32_t step;         // bytes from one K tile to the next
+  std::uint32_t ld_bytes;     // leading dimension in bytes
+  std::uint32_t offset[kRegs];  // per lane, from the K tile (gather: of the piece's first element)
   U32x4 regs[kRegs];
 
   // Byte offset of element (row, k) from the tile's base.
@@ -161,12 +160,13 @@ struct MfmaTileCopy {
 
   // origin: the operand's element (row 0 of this block's tile, k = 0); ld in elements;
   // span_bytes: from origin to one past the operand's last element; tid: the thread.
-  TESSERA_DEVICE TESSERA_FORCEINLINE void init(const void* origin, std::int64_t ld, std::int64_t span_bytes,
+  TESSERA_DEVICE TESSERA_FORCEINLINE void init(const void* tile_origin, std::int64_t ld, std::int64_t span_bytes,
                                                int tid) {
-    base = static_cast<const char*>(origin);
-    bytes_left = std::uint32_t(span_bytes);
+    origin = static_cast<const char*>(tile_origin);
+    span = std::uint32_t(span_bytes);
+    k_bytes = 0;
     ld_bytes = std::uint32_t(ld * 2);
-    step = kKContiguousGlobal ? std::uint64_t(Map::kBK) * 2 : std::uint64_t(Map::kBK) * std::uint64_t(ld) * 2;
+    step = kKContiguousGlobal ? std::uint32_t(Map::kBK * 2) : std::uint32_t(Map::kBK) * ld_bytes;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kKind == TileCopyKind::kTransposing) {
@@ -180,37 +180,45 @@ struct MfmaTileCopy {
   }
 
   // Moves the cursor `tiles` K tiles on or back (the prologue's jumps).
-  TESSERA_DEVICE TESSERA_FORCEINLINE void advance(int tiles) {
-    const std::int64_t d = std::int64_t(tiles) * std::int64_t(step);
-    base += d;
-    bytes_left -= std::uint32_t(d);
-  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE void advance(int tiles) { k_bytes += std::uint32_t(tiles) * step; }
   // One tile on when `move`, else stay (the main loop's step: a select, no multiply).
-  TESSERA_DEVICE TESSERA_FORCEINLINE void advance_if(bool move) {
-    const std::uint64_t d = move ? step : 0;
-    base += d;
-    bytes_left -= std::uint32_t(d);
-  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE void advance_if(bool move) { k_bytes += move ? step : 0u; }
 
-  TESSERA_DEVICE TESSERA_FORCEINLINE amd::BufferResource resource() const {
-    return amd::make_buffer_resource(base, bytes_left);
+  // Two ways to address the current K tile:
+  //  checked  a descriptor moved to the tile (base + k_bytes, span - k_bytes): every lane
+  //           is range-checked against the operand's end, whatever it reads. The prologue
+  //           uses it (its tile may be the partial one, whose rows reach past K), and so do
+  //           M/N-contiguous operands, whose last K row ends at the operand's end;
+  //  fixed    the block's descriptor (computed once: loop-invariant) with the K offset in
+  //           the instruction's scalar offset, which the range check does not see. Safe
+  //           for the main loop's whole tiles of a K-contiguous operand: a lane in a row
+  //           past M has an offset past `span` (rows are ld apart and K <= ld) and reads 0,
+  //           and a lane in a row inside ends at most at that row's K-th element. It saves
+  //           rebuilding the descriptor every iteration (5-6 scalar instructions per operand).
+  TESSERA_DEVICE TESSERA_FORCEINLINE amd::BufferResource checked_resource() const {
+    return amd::make_buffer_resource(origin + k_bytes, span - k_bytes);
   }
+  template <bool kChecked>
+  static constexpr bool kUseScalarOffset = !kChecked && kKContiguousGlobal;
 
   // The tile at the cursor -> registers: kLoads VMEM instructions, in ticket order.
+  template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
-    const amd::BufferResource r = resource();
+    const amd::BufferResource r =
+        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, span) : checked_resource();
+    const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kKind == TileCopyKind::kGather) {
-        // Built as a vector of 16-bit lanes, so that the compiler loads the odd elements
-        // straight into the high halves (buffer_load_short_d16_hi): 4 registers, not 8.
+        // Built as a vector of 16-bit lanes, so that the compiler may load the odd elements
+        // straight into the high halves.
         using U16x8 = unsigned short __attribute__((ext_vector_type(8)));
         U16x8 h;
         TESSERA_UNROLL
-        for (int x = 0; x < kVec; ++x) h[x] = amd::buffer_load<2>(r, offset[v] + element_offset(0, x));
+        for (int x = 0; x < kVec; ++x) h[x] = amd::buffer_load<2>(r, offset[v] + element_offset(0, x), soffset);
         regs[v] = __builtin_bit_cast(U32x4, h);
       } else {
-        regs[v] = amd::buffer_load<16>(r, offset[v]);
+        regs[v] = amd::buffer_load<16>(r, offset[v], soffset);
       }
     }
   }
@@ -277,15 +285,17 @@ struct MfmaTileCopy {
     }
   }
 
-  template <int kWaves>
+  template <int kWaves, bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load_direct(unsigned char* stage, int wave,
                                                       const std::uint32_t (&lane_offset)[kDirectLoads<kWaves>]) const {
     static_assert(Map::kDirectChunks % kWaves == 0,
                   "Tessera MFMA tile copy: the tile's 1 KiB chunks must split evenly over the waves");
-    const amd::BufferResource r = resource();
+    const amd::BufferResource r =
+        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, span) : checked_resource();
+    const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int q = 0; q < kDirectLoads<kWaves>; ++q) {
-      amd::buffer_load_to_lds<16>(r, stage + 1024 * (wave + kWaves * q), lane_offset[q]);
+      amd::buffer_load_to_lds<16>(r, stage + 1024 * (wave + kWaves * q), lane_offset[q], soffset);
     }
   }
 };

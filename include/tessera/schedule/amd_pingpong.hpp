@@ -28,6 +28,8 @@
 //                                          (lgkmcnt 0), s_barrier, sched_barrier: a
 //                                          cluster boundary nothing is moved across
 //                                          (Triton: ttg.barrier local + sched.barrier 0)
+//   ops.dot_barrier()                      the same after a dot cluster, when this wave
+//                                          has no LDS traffic in flight
 //   ops.cond_barrier(bool)                 lds_barrier() for the waves where the
 //                                          (wave-uniform) condition holds
 //   ops.second_group()                     true in waves 4..7 of an 8-wave workgroup
@@ -127,7 +129,7 @@ struct PingPongOneCluster {
     amd::set_priority<0>();
     ops.template global_load<Operand::kB>();
     priority_dot<0>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
     ops.template lds_store<Operand::kA, Ops::kLoadsB>();
     ops.template lds_store<Operand::kB, 0>();
     ops.lds_barrier();
@@ -187,12 +189,12 @@ struct PingPongTwoClusters : AsymmetricSync {
     ops.template global_load<Operand::kB>();
     ops.lds_barrier();
     priority_dot<0>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
     ops.template lds_store<Operand::kA, Ops::kLoadsB>();
     ops.template lds_store<Operand::kB, 0>();
     ops.lds_barrier();
     priority_dot<1>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
   }
 };
 
@@ -217,22 +219,22 @@ struct PingPongFourClusters : AsymmetricSync {
     ops.template read<0>();
     ops.lds_barrier();
     priority_dot<0>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
     ops.template global_load<Operand::kB>();
     ops.template read<1>();
     ops.lds_barrier();
     priority_dot<1>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
     ops.template read<2>();
     ops.template read<3>();
     ops.lds_barrier();
     priority_dot<2>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
     ops.template lds_store<Operand::kA, Ops::kLoadsB>();
     ops.template lds_store<Operand::kB, 0>();
     ops.lds_barrier();
     priority_dot<3>(ops);
-    ops.lds_barrier();
+    ops.dot_barrier();
   }
 };
 
@@ -268,7 +270,7 @@ struct PingPongAsync : AsymmetricSync {
     ops.template async_wait<Ops::kDirectA>();  // tile i+1's tickets retired, A(i+2) flies
     ops.lds_barrier();
     ops.dot_with_async_b();  // dot of tile i with B(i+2)'s loads interleaved
-    ops.lds_barrier();
+    ops.dot_barrier();
   }
 };
 

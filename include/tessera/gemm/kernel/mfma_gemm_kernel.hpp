@@ -97,8 +97,12 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   int pos;      // position in the K tile order of the tile the next load fetches
   int n_full;   // whole K tiles
   int has_tail; // 1 when the first tile is the partial K tile
-  // LDS stage byte offsets: the one being read, and (async) the one being filled.
-  std::uint32_t read_a, read_b, fill_a, fill_b;
+  // The stage being read and (async) the one being filled, as byte offsets in LDS; A's
+  // tile starts there, B's kStageOffsetB further.
+  std::uint32_t read_stage, fill_stage;
+  static constexpr std::uint32_t kStageBytes = std::uint32_t(SmemPlan::kStageBytes);
+  static constexpr std::uint32_t kOffsetB = std::uint32_t(SmemPlan::kStageOffsetB);
+  static constexpr std::uint32_t kFirstStage = std::uint32_t(Plan::template offset<typename SmemPlan::Stages>());
   std::uint32_t direct_a[kDirectA > 0 ? kDirectA : 1];
   std::uint32_t direct_b[kDirectB > 0 ? kDirectB : 1];
 
@@ -138,9 +142,9 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
     amd::wait_vmcnt<(kNewer > 63 ? 63 : kNewer)>();  // a stricter wait when the count saturates
     schedule::fence_cluster();
     if constexpr (kOp == schedule::Operand::kA) {
-      copy_a.store(smem + Plan::template offset<typename SmemPlan::StagesA>(), tid);
+      copy_a.store(smem + kFirstStage, tid);
     } else {
-      copy_b.store(smem + Plan::template offset<typename SmemPlan::StagesB>(), tid);
+      copy_b.store(smem + kFirstStage + kOffsetB, tid);
     }
   }
 
@@ -152,9 +156,9 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   template <int kSlice, schedule::Operand kOp>
   TESSERA_DEVICE TESSERA_FORCEINLINE void read() {
     if constexpr (kOp == schedule::Operand::kA) {
-      wt.template read_a<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_a);
+      wt.template read_a<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_stage);
     } else {
-      wt.template read_b<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_b);
+      wt.template read_b<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_stage + kOffsetB);
     }
   }
   template <int kSlice>
@@ -181,6 +185,18 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
     }
     schedule::fence_cluster();
   }
+  // A cluster boundary after a dot cluster: this wave has no LDS traffic in flight (the
+  // MFMAs waited for their reads), so the direct-to-LDS variant skips the lgkmcnt wait
+  // (the fenced one's is dropped by the compiler on its own).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void dot_barrier() {
+    if constexpr (Config::kDirectToLds) {
+      schedule::fence_cluster();
+      amd::barrier();
+      schedule::fence_cluster();
+    } else {
+      lds_barrier();
+    }
+  }
   TESSERA_DEVICE TESSERA_FORCEINLINE void cond_barrier(bool wave_uniform) {
     if (wave_uniform) lds_barrier();
   }
@@ -190,10 +206,10 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   template <schedule::Operand kOp>
   TESSERA_DEVICE TESSERA_FORCEINLINE void async_load() {
     if constexpr (kOp == schedule::Operand::kA) {
-      copy_a.template load_direct<kWaves>(smem + fill_a, wave, direct_a);
+      copy_a.template load_direct<kWaves>(smem + fill_stage, wave, direct_a);
       copy_a.advance_if(step());
     } else {
-      copy_b.template load_direct<kWaves>(smem + fill_b, wave, direct_b);
+      copy_b.template load_direct<kWaves>(smem + fill_stage + kOffsetB, wave, direct_b);
       copy_b.advance_if(step());
     }
   }
@@ -218,16 +234,13 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
     constexpr int kRest = K::WaveTile::kMfmasPerStep * Config::kReadSteps - kDirectB;
     if constexpr (kRest > 0) amd::sched_group_barrier<amd::SchedMask::kMfma, kRest, 0>();
   }
-  // After the iteration: the next tile is read from the stage just filled two tiles ago.
+  // After the iteration: the next tile is read from the next stage, and the stage just
+  // read is the one filled next (three stages in a ring).
   TESSERA_DEVICE TESSERA_FORCEINLINE void rotate_stages() {
     if constexpr (Config::kDirectToLds) {
-      constexpr std::uint32_t kStageA = TileA::kBytes, kStageB = TileB::kBytes;
-      const std::uint32_t base_a = Plan::template offset<typename SmemPlan::StagesA>();
-      const std::uint32_t base_b = Plan::template offset<typename SmemPlan::StagesB>();
-      read_a = read_a + kStageA == base_a + 3 * kStageA ? base_a : read_a + kStageA;
-      read_b = read_b + kStageB == base_b + 3 * kStageB ? base_b : read_b + kStageB;
-      fill_a = fill_a + kStageA == base_a + 3 * kStageA ? base_a : fill_a + kStageA;
-      fill_b = fill_b + kStageB == base_b + 3 * kStageB ? base_b : fill_b + kStageB;
+      constexpr std::uint32_t kEnd = kFirstStage + 3 * kStageBytes;
+      read_stage = read_stage + kStageBytes == kEnd ? kFirstStage : read_stage + kStageBytes;
+      fill_stage = fill_stage + kStageBytes == kEnd ? kFirstStage : fill_stage + kStageBytes;
     }
   }
 };
@@ -256,24 +269,24 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
   }
   const int wave_m = wave / Config::kWavesN, wave_n = wave % Config::kWavesN;
   ops.wt.init(wave_m * Config::kWaveM, wave_n * Config::kWaveN, lane);
-  const std::uint32_t stages_a = Plan::template offset<typename SmemPlan::StagesA>();
-  const std::uint32_t stages_b = Plan::template offset<typename SmemPlan::StagesB>();
-  ops.read_a = stages_a;
-  ops.read_b = stages_b;
+  ops.read_stage = Mainloop::kFirstStage;
 
   // K counts in 32 bits (the host refuses K >= 2^31).
   const int k_total = int(a.K);
+  // Integer arithmetic rather than a comparison: a bool turned into an int becomes a
+  // vector select on AMDGPU, which drags everything derived from it (the K cursors) out of
+  // scalar registers.
   ops.n_full = k_total / kBK;
-  ops.has_tail = k_total % kBK != 0 ? 1 : 0;
+  ops.has_tail = (k_total % kBK + kBK - 1) / kBK;
   const int tiles = ops.n_full + ops.has_tail;
 
   if (tiles > 0) {
     // Prologue: the first tile of the order (the partial one, masked, if K % BlockK != 0).
-    const int first = ops.has_tail ? ops.n_full : 0;
+    const int first = ops.has_tail * ops.n_full;
     ops.copy_a.advance(first);
     ops.copy_b.advance(first);
-    ops.copy_a.load();
-    ops.copy_b.load();
+    ops.copy_a.template load<true>();  // range-checked: this tile may be the partial one
+    ops.copy_b.template load<true>();
     ops.pos = 0;
     const int jump = ops.full_index(1) - first;
     ops.copy_a.advance(jump);
@@ -283,19 +296,17 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
     ops.copy_a.mask_k(k_valid, tid);
     ops.copy_b.mask_k(k_valid, tid);
     amd::wait_vmcnt<0>();
-    ops.copy_a.store(smem + stages_a, tid);
-    ops.copy_b.store(smem + stages_b, tid);
+    ops.copy_a.store(smem + Mainloop::kFirstStage, tid);
+    ops.copy_b.store(smem + Mainloop::kFirstStage + Mainloop::kOffsetB, tid);
     if constexpr (Config::kDirectToLds) {
       // The second tile straight into stage 1; the loop fills stage (i + 2) % 3.
       ops.copy_a.template direct_offsets<Config::kWaves>(ops.direct_a, wave, lane);
       ops.copy_b.template direct_offsets<Config::kWaves>(ops.direct_b, wave, lane);
-      ops.fill_a = stages_a + TileA::kBytes;
-      ops.fill_b = stages_b + TileB::kBytes;
+      ops.fill_stage = Mainloop::kFirstStage + Mainloop::kStageBytes;
       ops.template async_load<schedule::Operand::kA>();
       ops.template async_load<schedule::Operand::kB>();
       ops.pos = 2;
-      ops.fill_a = stages_a + 2 * TileA::kBytes;
-      ops.fill_b = stages_b + 2 * TileB::kBytes;
+      ops.fill_stage = Mainloop::kFirstStage + 2 * Mainloop::kStageBytes;
     }
     ops.lds_barrier();
 

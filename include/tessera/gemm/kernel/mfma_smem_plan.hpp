@@ -64,21 +64,23 @@ struct MfmaSmemPlan {
   static constexpr int kStageLine = 32 + 4;
   static constexpr int kStageFloatsPerWave = 32 * kStageLine;
 
-  struct StagesA : smem::Buffer<std::size_t(kLdsStages) * TileA::kBytes> {
-    static constexpr const char* kName = "A stages";
-  };
-  struct StagesB : smem::Buffer<std::size_t(kLdsStages) * TileB::kBytes> {
-    static constexpr const char* kName = "B stages";
+  // One stage holds the A tile, then the B tile; stages follow each other, so one offset
+  // names a stage for both operands (the three-stage loop rotates one offset, not four).
+  static constexpr std::size_t kStageBytes = std::size_t(TileA::kBytes) + TileB::kBytes;
+  static constexpr std::size_t kStageOffsetB = TileA::kBytes;
+
+  struct Stages : smem::Buffer<std::size_t(kLdsStages) * kStageBytes> {
+    static constexpr const char* kName = "A+B stages";
   };
   struct StagingC : smem::Buffer<std::size_t(Config::kWaves) * kStageFloatsPerWave * 4> {
     static constexpr const char* kName = "C staging";
   };
   using Outline = smem::Seq<
-      smem::Step<smem::Overwrite<StagesA, StagesB>>,  // the prologue fills the first stage(s)
-      smem::Loop<smem::Step<smem::Read<StagesA, StagesB>, smem::Write<StagesA, StagesB>>>,
+      smem::Step<smem::Overwrite<Stages>>,  // the prologue fills the first stage(s)
+      smem::Loop<smem::Step<smem::Read<Stages>, smem::Write<Stages>>>,
       smem::Loop<smem::Step<smem::Overwrite<StagingC>>,  // one 32x32 piece per pass
                  smem::Step<smem::Read<StagingC>>>>;
-  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, StagingC>, Outline>;
+  using Plan = smem::Plan<smem::Buffers<Stages, StagingC>, Outline>;
   static_assert(sizeof(smem::AssertFits<typename Config::Arch, Plan>) > 0, "");
   static_assert(Plan::kTotalBytes * Config::kBlocksPerCu <= Config::Arch::kSmemBytesPerBlock,
                 "Tessera MFMA GEMM: the one-cluster ping-pong runs two workgroups per CU, so its "
