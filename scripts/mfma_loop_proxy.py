@@ -15,9 +15,12 @@ is what one main-loop iteration asks of one wave:
   LDS B / MFMA     bytes the wave reads from LDS per MFMA (ds_read_b128: 64 lanes x 16 B)
 
 Usage: mfma_loop_proxy.py [--markdown] [--kernel SUBSTRING] FILE...
+       mfma_loop_proxy.py --at-least FILE:KERNEL=REFERENCE_FILE ...
 Each FILE is AMDGPU assembly (.s from clang, .amdgcn from Triton). The main loop is the
 loop (a label marked "Loop Header: Depth=1" up to the branch back to it) with the most
-MFMAs; with several kernels in a file, --kernel picks one by its symbol.
+MFMAs; with several kernels in a file, --kernel picks one by its symbol. --at-least
+compares pairs (the kernel in FILE whose symbol contains KERNEL against the reference's
+kernel): exit 1 unless every kernel's MFMA share is at least its reference's.
 """
 
 import argparse
@@ -123,12 +126,46 @@ def analyse(instrs):
     return r
 
 
+def main_loop(path, kernel=None):
+    """The analysis of the main loop of the (first) kernel in `path` matching `kernel`."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    for name, body in kernels(text):
+        if kernel and kernel not in name:
+            continue
+        best = None
+        for _, instrs in loops(body):
+            a = analyse(instrs)
+            if best is None or a["mfma"] > best["mfma"]:
+                best = a
+        if best is not None and best["mfma"] > 0:
+            return name, best
+    raise ValueError("no main loop with MFMAs in %s (kernel %s)" % (path, kernel))
+
+
+def compare(pairs):
+    ok = True
+    for pair in pairs:
+        left, reference = pair.split("=", 1)
+        path, kernel = left.rsplit(":", 1)
+        _, mine = main_loop(path, kernel)
+        _, ref = main_loop(reference)
+        verdict = "ok" if mine["share"] >= ref["share"] else "BELOW"
+        ok = ok and verdict == "ok"
+        print("%-6s %-14s %5.1f%% (%d MFMA, %d other)  vs  %-44s %5.1f%% (%d MFMA, %d other)" %
+              (verdict, kernel, 100 * mine["share"], mine["mfma"], mine["other"], reference.split("/")[-1],
+               100 * ref["share"], ref["mfma"], ref["other"]))
+    return 0 if ok else 1
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("files", nargs="*")
     ap.add_argument("--kernel", default=None, help="substring of the kernel symbol")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--at-least", nargs="+", default=None, metavar="FILE:KERNEL=REFERENCE")
     args = ap.parse_args(argv)
+    if args.at_least:
+        return compare(args.at_least)
     rows = []
     for path in args.files:
         text = open(path, encoding="utf-8", errors="replace").read()
