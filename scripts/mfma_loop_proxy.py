@@ -16,6 +16,7 @@ is what one main-loop iteration asks of one wave:
 
 Usage: mfma_loop_proxy.py [--markdown] [--kernel SUBSTRING] FILE...
        mfma_loop_proxy.py --at-least FILE:KERNEL=REFERENCE_FILE ...
+       mfma_loop_proxy.py --scalar-loops FILE...
 Each FILE is AMDGPU assembly (.s from clang, .amdgcn from Triton). The main loop is the
 loop (a label marked "Loop Header: Depth=1" up to the branch back to it) with the most
 MFMAs; with several kernels in a file, --kernel picks one by its symbol. --at-least
@@ -77,7 +78,7 @@ def kernels(text):
 
 
 def loops(body):
-    """Every depth-1 loop: (header label, instruction lines)."""
+    """Every depth-1 loop: (header label, instruction lines, nested loop count)."""
     lines = body.splitlines()
     found = []
     for i, line in enumerate(lines):
@@ -86,14 +87,17 @@ def loops(body):
             continue
         label = h.group(1)
         instrs = []
+        nested = 0
         for line2 in lines[i + 1:]:
+            if "Inner Loop Header: Depth=2" in line2:
+                nested += 1
             t = line2.split(";")[0].strip()
             if not t or t.startswith(".") or t.endswith(":"):
                 continue
             instrs.append(t)
             if re.match(r"^s_c?branch\w* " + re.escape(label) + r"$", t):
                 break
-        found.append((label, instrs))
+        found.append((label, instrs, nested))
     return found
 
 
@@ -133,8 +137,9 @@ def main_loop(path, kernel=None):
         if kernel and kernel not in name:
             continue
         best = None
-        for _, instrs in loops(body):
+        for _, instrs, nested in loops(body):
             a = analyse(instrs)
+            a["nested"] = nested
             if best is None or a["mfma"] > best["mfma"]:
                 best = a
         if best is not None and best["mfma"] > 0:
@@ -157,15 +162,37 @@ def compare(pairs):
     return 0 if ok else 1
 
 
+def scalar_loops(files):
+    ok = True
+    for path in files:
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for name, body in kernels(text):
+            for label, instrs, nested in loops(body):
+                a = analyse(instrs)
+                if a["mfma"] == 0:
+                    continue
+                readfirstlane = sum(1 for t in instrs if t.startswith("v_readfirstlane"))
+                bad = nested > 0 or readfirstlane > 0
+                ok = ok and not bad
+                print("%-4s %s %s: %d nested loops, %d readfirstlane" %
+                      ("BAD" if bad else "ok", path.split("/")[-1], name[-50:], nested, readfirstlane))
+    return 0 if ok else 1
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*")
     ap.add_argument("--kernel", default=None, help="substring of the kernel symbol")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--at-least", nargs="+", default=None, metavar="FILE:KERNEL=REFERENCE")
+    ap.add_argument("--scalar-loops", action="store_true",
+                    help="exit 1 if a kernel's main loop holds a nested loop or a readfirstlane: an "
+                         "operand the compiler put in VGPRs where an SGPR was meant (a waterfall loop)")
     args = ap.parse_args(argv)
     if args.at_least:
         return compare(args.at_least)
+    if args.scalar_loops:
+        return scalar_loops(args.files)
     rows = []
     for path in args.files:
         text = open(path, encoding="utf-8", errors="replace").read()
@@ -173,8 +200,9 @@ def main(argv):
             if args.kernel and args.kernel not in name:
                 continue
             best = None
-            for label, instrs in loops(body):
+            for label, instrs, nested in loops(body):
                 a = analyse(instrs)
+                a["nested"] = nested
                 if best is None or a["mfma"] > best["mfma"]:
                     best = a
             if best is None or best["mfma"] == 0:

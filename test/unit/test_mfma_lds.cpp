@@ -198,3 +198,43 @@ TEST_CASE("Direct-to-LDS chunks land where the swizzled tile expects them", "[mf
     }
   for (int n : seen) REQUIRE(n == 1);
 }
+
+template <class Config>
+void check_epilogue_staging() {
+  using Plan = gemm::MfmaSmemPlan<Config>;
+  using Atom = typename Config::Atom;
+  // Written: every (i, j) of a 32x32 piece, from the MFMA tiles' accumulators.
+  std::vector<int> written(Plan::kStageFloatsPerWave, -1);
+  for (int am = 0; am < 32 / Atom::kM; ++am)
+    for (int an = 0; an < 32 / Atom::kN; ++an)
+      for (int lane = 0; lane < 64; ++lane)
+        for (int r = 0; r < Atom::kAccumulators; ++r) {
+          const auto c = Atom::c_coord(lane, r);
+          const int i = am * Atom::kM + c.row, j = an * Atom::kN + c.col;
+          const int at = Plan::staging_index(i, j);
+          REQUIRE(written[at] == -1);
+          written[at] = i * 32 + j;
+        }
+  // Read back: each run of 4 along D's contiguous dimension holds the elements the
+  // epilogue hands to the LinearCombination for (row, col) .. +3; all 1024, once.
+  std::vector<int> read(32 * 32, 0);
+  for (int lane = 0; lane < 64; ++lane)
+    for (int q = 0; q < 4; ++q) {
+      const auto run = Plan::staging_run(lane, q);
+      for (int x = 0; x < 4; ++x) {
+        const int row = Plan::run_row(run) + (Plan::kRowMajorC ? 0 : x);
+        const int col = Plan::run_col(run) + (Plan::kRowMajorC ? x : 0);
+        REQUIRE(written[run.line * Plan::kStageLine + run.at + x] == row * 32 + col);
+        ++read[row * 32 + col];
+      }
+    }
+  for (int n : read) REQUIRE(n == 1);
+}
+
+TEST_CASE("Epilogue staging: every accumulator staged once and read back in D's order", "[mfma]") {
+  namespace cfg = examples::mfma;
+  check_epilogue_staging<cfg::Baseline<Gfx942>>();      // 32x32 atoms, row-major D
+  check_epilogue_staging<cfg::OneCluster16<Gfx942>>();  // 16x16 atoms, column-major D
+  check_epilogue_staging<cfg::OneCluster16<Gfx950>>();
+  check_epilogue_staging<cfg::TwoClusters<Gfx950>>();   // 32x32, column-major D
+}

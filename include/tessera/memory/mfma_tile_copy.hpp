@@ -146,6 +146,8 @@ struct MfmaTileCopy {
   const char* origin;         // element (row 0 of this block's tile, k = 0)
   std::uint32_t span;         // bytes from `origin` to one past the operand's last element
                               // (the host keeps each operand below 4 GiB: 32 bits hold it)
+  std::uint32_t loop_span;    // num_records of the fixed descriptor (below): `span`, or 0
+                              // when K has no whole tile (every lane then reads 0)
   std::uint32_t k_bytes;      // bytes from `origin` to the current K tile
   std::uint32_t step;         // bytes from one K tile to the next
   std::uint32_t ld_bytes;     // leading dimension in bytes
@@ -164,6 +166,7 @@ struct MfmaTileCopy {
                                                int tid) {
     origin = static_cast<const char*>(tile_origin);
     span = std::uint32_t(span_bytes);
+    loop_span = span;
     k_bytes = 0;
     ld_bytes = std::uint32_t(ld * 2);
     step = kKContiguousGlobal ? std::uint32_t(Map::kBK * 2) : std::uint32_t(Map::kBK) * ld_bytes;
@@ -195,6 +198,12 @@ struct MfmaTileCopy {
   //           past M has an offset past `span` (rows are ld apart and K <= ld) and reads 0,
   //           and a lane in a row inside ends at most at that row's K-th element. It saves
   //           rebuilding the descriptor every iteration (5-6 scalar instructions per operand).
+  //           With no whole tile (K < BK) the loop's loads have nothing safe to fetch (they
+  //           run ahead into positions never read back): limit_to_whole_tiles() makes them read 0.
+  // (An integer product, no comparison: see PartialFirstKOrder::has_tail.)
+  TESSERA_DEVICE TESSERA_FORCEINLINE void limit_to_whole_tiles(int whole_tiles) {
+    loop_span = span * std::uint32_t(whole_tiles < 1 ? whole_tiles : 1);
+  }
   TESSERA_DEVICE TESSERA_FORCEINLINE amd::BufferResource checked_resource() const {
     return amd::make_buffer_resource(origin + k_bytes, span - k_bytes);
   }
@@ -205,7 +214,7 @@ struct MfmaTileCopy {
   template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
     const amd::BufferResource r =
-        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, span) : checked_resource();
+        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, loop_span) : checked_resource();
     const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
@@ -291,7 +300,7 @@ struct MfmaTileCopy {
     static_assert(Map::kDirectChunks % kWaves == 0,
                   "Tessera MFMA tile copy: the tile's 1 KiB chunks must split evenly over the waves");
     const amd::BufferResource r =
-        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, span) : checked_resource();
+        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, loop_span) : checked_resource();
     const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int q = 0; q < kDirectLoads<kWaves>; ++q) {

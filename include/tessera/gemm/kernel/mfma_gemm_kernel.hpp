@@ -31,6 +31,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/epilogue/linear_combination.hpp"
+#include "tessera/gemm/k_tile_order.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
@@ -47,6 +48,10 @@ struct MfmaParams {
   std::int64_t span_a, span_b;  // bytes from A / B to one past their last element
   LinearCombination<typename Config::ElementC, typename Config::LayoutC> output;
   GroupedRasterScheduler<8> scheduler;
+  // The K tile order, computed on the host: derived in the kernel, "K % BlockK != 0"
+  // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
+  // the K cursors (and the buffer descriptors) out of scalar registers.
+  PartialFirstKOrder k_order;
 };
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
@@ -94,9 +99,8 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   unsigned char* smem;
   int tid;
   int wave;
-  int pos;      // position in the K tile order of the tile the next load fetches
-  int n_full;   // whole K tiles
-  int has_tail; // 1 when the first tile is the partial K tile
+  int pos;                  // position (gemm/k_tile_order.hpp) the next load fetches
+  PartialFirstKOrder order;  // the K tiles: the partial one first
   // The stage being read and (async) the one being filled, as byte offsets in LDS; A's
   // tile starts there, B's kStageOffsetB further.
   std::uint32_t read_stage, fill_stage;
@@ -106,18 +110,8 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   std::uint32_t direct_a[kDirectA > 0 ? kDirectA : 1];
   std::uint32_t direct_b[kDirectB > 0 ? kDirectB : 1];
 
-  // Full K tile index of order position `at` (the order is: the partial tile if any, then
-  // whole tiles 0, 1, ...); positions past the end repeat the last whole tile.
-  TESSERA_DEVICE TESSERA_FORCEINLINE int full_index(int at) const {
-    const int j = at - has_tail;
-    const int last = n_full > 0 ? n_full - 1 : 0;
-    return j < 0 ? 0 : (j > last ? last : j);
-  }
-  // After the load at `pos`, does the next position's tile differ by one (else it repeats)?
-  // full_index(pos + 1) - full_index(pos), as one unsigned compare.
-  TESSERA_DEVICE TESSERA_FORCEINLINE bool step() const {
-    return unsigned(pos - has_tail) < unsigned(n_full > 0 ? n_full - 1 : 0);
-  }
+  // After the load of position `pos`: the cursors move one whole tile on, or stay.
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool step() const { return order.step(pos); }
 
   template <schedule::Operand kOp>
   TESSERA_DEVICE TESSERA_FORCEINLINE void global_load() {
@@ -273,28 +267,25 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
 
   // K counts in 32 bits (the host refuses K >= 2^31).
   const int k_total = int(a.K);
-  // Integer arithmetic rather than a comparison: a bool turned into an int becomes a
-  // vector select on AMDGPU, which drags everything derived from it (the K cursors) out of
-  // scalar registers.
-  ops.n_full = k_total / kBK;
-  ops.has_tail = (k_total % kBK + kBK - 1) / kBK;
-  const int tiles = ops.n_full + ops.has_tail;
+  ops.order = p.k_order;
+  const int tiles = ops.order.tiles();
 
   if (tiles > 0) {
-    // Prologue: the first tile of the order (the partial one, masked, if K % BlockK != 0).
-    const int first = ops.has_tail * ops.n_full;
+    // Prologue: position 0 (the partial tile, masked, when K % BlockK != 0), range-checked.
+    const int first = ops.order.first_tile();
     ops.copy_a.advance(first);
     ops.copy_b.advance(first);
-    ops.copy_a.template load<true>();  // range-checked: this tile may be the partial one
+    ops.copy_a.template load<true>();
     ops.copy_b.template load<true>();
-    ops.pos = 0;
-    const int jump = ops.full_index(1) - first;
+    const int jump = ops.order.full_index(1) - first;
     ops.copy_a.advance(jump);
     ops.copy_b.advance(jump);
     ops.pos = 1;
-    const int k_valid = k_total - first * kBK;
+    const int k_valid = ops.order.first_tile_depth(k_total, kBK);
     ops.copy_a.mask_k(k_valid, tid);
     ops.copy_b.mask_k(k_valid, tid);
+    ops.copy_a.limit_to_whole_tiles(ops.order.n_full);
+    ops.copy_b.limit_to_whole_tiles(ops.order.n_full);
     amd::wait_vmcnt<0>();
     ops.copy_a.store(smem + Mainloop::kFirstStage, tid);
     ops.copy_b.store(smem + Mainloop::kFirstStage + Mainloop::kOffsetB, tid);
@@ -337,7 +328,6 @@ template <class Config, bool kAligned>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, float* staging, std::int64_t m0,
                                                               std::int64_t n0, int lane,
                                                               const MfmaParams<Config>& p) {
-  constexpr bool kRowMajor = Config::LayoutC::kIsRowMajor;
   constexpr int kLine = SmemPlan::kStageLine;
   constexpr int kAtomsM = 32 / Atom::kM, kAtomsN = 32 / Atom::kN;  // MFMA tiles per piece
   TESSERA_UNROLL
@@ -351,20 +341,18 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, flo
           TESSERA_UNROLL
           for (int r = 0; r < Atom::kAccumulators; ++r) {
             const auto c = Atom::c_coord(lane, r);
-            const int i = am * Atom::kM + c.row, j = an * Atom::kN + c.col;
-            staging[kRowMajor ? i * kLine + j : j * kLine + i] = wt.acc[pm * kAtomsM + am][pn * kAtomsN + an][r];
+            staging[SmemPlan::staging_index(am * Atom::kM + c.row, an * Atom::kN + c.col)] =
+                wt.acc[pm * kAtomsM + am][pn * kAtomsN + an][r];
           }
         }
       }
       amd::wave_barrier();
       TESSERA_UNROLL
       for (int q = 0; q < 4; ++q) {
-        const int line = q * 8 + lane / 8, at = 4 * (lane % 8);
-        const float* src = staging + line * kLine + at;
+        const auto run = SmemPlan::staging_run(lane, q);
+        const float* src = staging + run.line * kLine + run.at;
         float v[4] = {src[0], src[1], src[2], src[3]};
-        const std::int64_t m = m0 + pm * 32 + (kRowMajor ? line : at);
-        const std::int64_t n = n0 + pn * 32 + (kRowMajor ? at : line);
-        p.output(m, n, v);
+        p.output(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
       }
       amd::wave_barrier();
     }

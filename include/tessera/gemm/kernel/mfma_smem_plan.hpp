@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "tessera/core/macros.hpp"
 #include "tessera/core/math.hpp"
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/layout/swizzle.hpp"
@@ -63,6 +64,20 @@ struct MfmaSmemPlan {
   // 16-byte vectors in D's order. Wave-private: no block barrier between pieces.
   static constexpr int kStageLine = 32 + 4;
   static constexpr int kStageFloatsPerWave = 32 * kStageLine;
+  static constexpr bool kRowMajorC = Config::LayoutC::kIsRowMajor;
+  // Where element (i, j) of a 32x32 piece is staged: lines run along D's contiguous
+  // dimension.
+  TESSERA_HOST_DEVICE static constexpr int staging_index(int i, int j) {
+    return kRowMajorC ? i * kStageLine + j : j * kStageLine + i;
+  }
+  // The run of 4 that lane `lane` reads back in pass q (0..3): line q*8 + lane/8, elements
+  // 4*(lane%8) .. +3 of it; as (i, j) of the piece: the run's first element.
+  struct Run {
+    int line, at;
+  };
+  TESSERA_HOST_DEVICE static constexpr Run staging_run(int lane, int q) { return {q * 8 + lane / 8, 4 * (lane % 8)}; }
+  TESSERA_HOST_DEVICE static constexpr int run_row(Run r) { return kRowMajorC ? r.line : r.at; }
+  TESSERA_HOST_DEVICE static constexpr int run_col(Run r) { return kRowMajorC ? r.at : r.line; }
 
   // One stage holds the A tile, then the B tile; stages follow each other, so one offset
   // names a stage for both operands (the three-stage loop rotates one offset, not four).
