@@ -12,6 +12,7 @@
 
 #include "mfma_configs.hpp"
 #include "tessera/gemm/k_tile_order.hpp"
+#include "tessera/gemm/mfma_gemm.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 
 using namespace tessera;
@@ -138,4 +139,41 @@ TEST_CASE("PartialFirstKOrder: every K tile once, the partial one first, cursor 
       }
     }
   }
+}
+
+TEST_CASE("MFMA host API: the family's requirements and refusals", "[mfma][host]") {
+  namespace cfg = examples::mfma;
+  using Four = gemm::Gemm<cfg::FourClusters<Gfx942>>;
+  using Async = gemm::Gemm<cfg::Async>;
+  std::vector<bfloat16_t> a(64 * 64 + 8), b(64 * 64 + 8);
+  std::vector<float> d(64 * 64);
+  gemm::Arguments<bfloat16_t, bfloat16_t, float> args{64, 64, 64, a.data(), 64, b.data(), 64,
+                                                      nullptr, 64, d.data(), 64, 1.0f, 0.0f};
+  CHECK(Four::can_implement(args) == Status::kSuccess);
+  CHECK(Async::can_implement(args) == Status::kSuccess);
+  // An odd leading dimension: the register path gathers elements, the async path has no
+  // narrower load than 16 bytes and refuses.
+  auto odd = args;
+  odd.lda = 65;
+  CHECK(Four::can_implement(odd) == Status::kSuccess);
+  CHECK(Async::can_implement(odd) == Status::kErrorMisalignedA);
+  auto odd_b = args;
+  odd_b.B = b.data() + 1;
+  CHECK(Four::can_implement(odd_b) == Status::kSuccess);
+  CHECK(Async::can_implement(odd_b) == Status::kErrorMisalignedB);
+  // Buffer descriptors count bytes in 32 bits: A or B of 4 GiB or more is refused.
+  auto huge = args;
+  huge.M = (std::int64_t(1) << 16) + 1;
+  huge.lda = std::int64_t(1) << 15;  // A spans 2^31 + 64 elements of 2 bytes: over 4 GiB
+  CHECK(Four::can_implement(huge) == Status::kErrorOffsetOverflow);
+  huge.M = std::int64_t(1) << 16;  // just under 4 GiB
+  CHECK(Four::can_implement(huge) == Status::kSuccess);
+  // K is counted in 32 bits (with room for one more tile).
+  auto deep = args;
+  deep.M = deep.N = 1;
+  deep.K = deep.lda = deep.ldb = 0x7fffffff;
+  CHECK(Four::can_implement(deep) == Status::kErrorOffsetOverflow);
+  // No workspace in this family; a host build has no device to run on.
+  CHECK(Four::workspace_size(args) == 0);
+  CHECK(Four::run(args) == Status::kErrorNoDevice);
 }
