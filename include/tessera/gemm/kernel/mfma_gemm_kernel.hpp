@@ -26,6 +26,7 @@
 
 #include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
+#include "tessera/arch/amd/target.hpp"
 #include "tessera/arch/amd/wave.hpp"
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
@@ -362,7 +363,9 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, flo
 template <class Config, bool kAligned>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kBlocksPerCu)
     mfma_gemm_kernel(const MfmaParams<Config> params) {
-  MfmaGemmKernel<Config, kAligned>::run(params);
+  // Built for several targets, a program holds every configuration's kernel in every
+  // device pass; only the pass of the configuration's own target has a body.
+  if constexpr (amd::generates_code_for<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run(params);
 }
 
 #endif  // TESSERA_AMD_TARGET && __clang__
