@@ -42,10 +42,11 @@ struct Shape {
   double flops() const { return 2.0 * double(M) * double(N) * double(K); }
 };
 
-enum class Kind { kTesseraFma, kBlas, kNaive };
+enum class Kind { kTesseraFma, kTesseraMfma, kBlas, kNaive };
 const char* kind_name(Kind k) {
   switch (k) {
     case Kind::kTesseraFma: return "tessera_fma";
+    case Kind::kTesseraMfma: return "tessera_mfma";
     case Kind::kBlas: return kBlasKindName;
     case Kind::kNaive: return "naive";
   }

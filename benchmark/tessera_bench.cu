@@ -50,6 +50,14 @@
 #else
 #define TESSERA_BENCH_HAS_FMA 0
 #endif
+// The AMD MFMA GEMM (HIP builds, 16-bit inputs): the default 256x256x64 tile, four-cluster
+// ping-pong, the device picking gfx942 or gfx950.
+#if defined(TESSERA_HIP) && __has_include("tessera/gemm/mfma_gemm.hpp")
+#include "tessera/gemm/mfma_gemm.hpp"
+#define TESSERA_BENCH_HAS_MFMA 1
+#else
+#define TESSERA_BENCH_HAS_MFMA 0
+#endif
 
 namespace {
 
@@ -84,6 +92,12 @@ std::string status_text(tessera::Status s) {
 }
 #endif
 
+#if TESSERA_BENCH_HAS_MFMA
+template <class EA, class EB, class EC, class LA, class LB, class LC>
+using TesseraMfma = tessera::gemm::Dispatch<tessera::gemm::MfmaConfig<tessera::Gfx942, EA, LA, EB, LB, EC, LC>,
+                                            tessera::gemm::MfmaConfig<tessera::Gfx950, EA, LA, EB, LB, EC, LC>>;
+#endif
+
 template <class EA, class EB, class EC, class LA, class LB, class LC>
 Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
   const auto a = p.args();
@@ -110,6 +124,18 @@ Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
       return "Tessera FMA GEMM not built (tessera/gemm/fma_gemm.hpp missing at build time)";
 #endif
     }
+    case Kind::kTesseraMfma: {
+#if TESSERA_BENCH_HAS_MFMA
+      if constexpr (!std::is_same_v<EA, float>) {
+        using G = TesseraMfma<EA, EB, EC, LA, LB, LC>;
+        const tessera::Status s = G::run(a, nullptr, g_dev.stream);
+        if (!tessera::ok(s)) return "Tessera run: " + status_text(s);
+        BENCH_GPU(gpu::get_last_error());
+        return {};
+      }
+#endif
+      return "Tessera MFMA GEMM: HIP builds, f16/bf16 inputs only";
+    }
   }
   return "unknown implementation";
 }
@@ -122,6 +148,7 @@ int iterations_for(const Shape& s, Kind kind, bool tensor_cores) {
   // The same guesses serve the HIP build: they only set iteration counts.
   double tflops = 40.0;  // CUDA-core FP32 FMA, cuBLAS or Tessera
   if (kind == Kind::kNaive) tflops = 3.0;
+  if (kind == Kind::kTesseraMfma) tflops = 500.0;
   if (kind == Kind::kBlas && tensor_cores) tflops = 500.0;
   const double est_ms = s.flops() / (tflops * 1e12) * 1e3;
   const double n = g_opt.target_ms / std::max(est_ms, 1e-3);
@@ -151,6 +178,7 @@ void register_type() {
   for (const Shape& s : kShapes) {
     std::vector<Kind> kinds;
     if (TESSERA_BENCH_HAS_FMA) kinds.push_back(Kind::kTesseraFma);
+    if (TESSERA_BENCH_HAS_MFMA && tensor) kinds.push_back(Kind::kTesseraMfma);
     if (TESSERA_BENCH_HAS_BLAS) kinds.push_back(Kind::kBlas);
     if (s.naive && std::is_same_v<EA, float>) kinds.push_back(Kind::kNaive);
     for (Kind k : kinds) {
@@ -175,6 +203,8 @@ Error add_context() {
   benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif
   benchmark::AddCustomContext("tessera_fma", TESSERA_BENCH_HAS_FMA ? "built" : "not built (header missing)");
+  benchmark::AddCustomContext("tessera_mfma", TESSERA_BENCH_HAS_MFMA ? "built (MfmaConfig<Gfx942|Gfx950>, default tile)"
+                                                                     : "not built (CUDA build, or header missing)");
   return {};
 }
 
