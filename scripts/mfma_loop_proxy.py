@@ -130,8 +130,8 @@ def analyse(instrs):
     return r
 
 
-def main_loop(path, kernel=None):
-    """The analysis of the main loop of the (first) kernel in `path` matching `kernel`."""
+def main_loops(path, kernel=None):
+    """(symbol, analysis of its main loop) for each kernel in `path` with MFMAs in a loop."""
     text = open(path, encoding="utf-8", errors="replace").read()
     for name, body in kernels(text):
         if kernel and kernel not in name:
@@ -143,7 +143,13 @@ def main_loop(path, kernel=None):
             if best is None or a["mfma"] > best["mfma"]:
                 best = a
         if best is not None and best["mfma"] > 0:
-            return name, best
+            yield name, best
+
+
+def main_loop(path, kernel=None):
+    """The analysis of the main loop of the first kernel in `path` matching `kernel`."""
+    for found in main_loops(path, kernel):
+        return found
     raise ValueError("no main loop with MFMAs in %s (kernel %s)" % (path, kernel))
 
 
@@ -195,19 +201,7 @@ def main(argv):
         return scalar_loops(args.files)
     rows = []
     for path in args.files:
-        text = open(path, encoding="utf-8", errors="replace").read()
-        for name, body in kernels(text):
-            if args.kernel and args.kernel not in name:
-                continue
-            best = None
-            for label, instrs, nested in loops(body):
-                a = analyse(instrs)
-                a["nested"] = nested
-                if best is None or a["mfma"] > best["mfma"]:
-                    best = a
-            if best is None or best["mfma"] == 0:
-                continue
-            rows.append((path, name, best))
+        rows.extend((path, name, a) for name, a in main_loops(path, args.kernel))
     if not rows:
         print("mfma_loop_proxy: no main loop with MFMAs found", file=sys.stderr)
         return 1

@@ -42,7 +42,7 @@ struct ResolveSchedule {
 };
 template <int W, class Request>
 struct ResolveSchedule<schedule::Auto<W>, Request> {
-  using type = typename schedule::ScheduleOf<schedule::select_schedule(Request::value), W>::type;
+  using type = schedule::ScheduleOf<schedule::select_schedule(Request::value), W>;
 };
 
 // The wave grid: the split of the block tile over the waves whose wave tile is closest to

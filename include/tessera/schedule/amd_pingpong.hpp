@@ -44,6 +44,7 @@
 // and host-testable (test/unit/test_mfma_schedule.cpp).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/arch/amd/sched.hpp"
 #include "tessera/core/macros.hpp"
@@ -70,16 +71,23 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void priority_dot(Ops& ops) {
   fence_cluster();
 }
 
+// What the kernel and the config read of a schedule: its kind, the waves of a workgroup,
+// the K slices of the dot, the pipeline stages, the workgroups that share a CU (the
+// ping-pong partners' source) and whether the wave groups are offset (asymmetric sync).
+template <PingPongKind kKind_, int kWaves_, int kSlices_, int kStages_, int kBlocksPerCu_, bool kAsymmetric_>
+struct ScheduleTraits {
+  static constexpr PingPongKind kKind = kKind_;
+  static constexpr int kWaves = kWaves_;
+  static constexpr int kSlices = kSlices_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kBlocksPerCu = kBlocksPerCu_;
+  static constexpr bool kAsymmetric = kAsymmetric_;
+};
+
 // ---- the baseline ----------------------------------------------------------------------
 template <int kWaves_ = 4>
-struct NoPingPong {
-  static constexpr PingPongKind kKind = PingPongKind::kNone;
+struct NoPingPong : ScheduleTraits<PingPongKind::kNone, kWaves_, 1, 2, 1, false> {
   static constexpr const char* kName = "no ping-pong";
-  static constexpr int kWaves = kWaves_;
-  static constexpr int kSlices = 1;
-  static constexpr int kStages = 2;
-  static constexpr int kBlocksPerCu = 1;
-  static constexpr bool kAsymmetric = false;
   static_assert(kWaves_ == 4 || kWaves_ == 8, "Tessera MFMA GEMM: NoPingPong runs 4 or 8 waves");
 
   // One LDS buffer: the next tile's loads go out first so their latency hides behind the
@@ -99,18 +107,12 @@ struct NoPingPong {
 };
 
 // ---- one cluster: 4 waves, two workgroups per CU ----------------------------------------
-struct PingPongOneCluster {
-  static constexpr PingPongKind kKind = PingPongKind::kOneCluster;
+// The ping-pong partner of a wave is a wave of the OTHER workgroup on the same SIMD: the
+// kernel must fit twice per CU (LDS and registers: two workgroups per CU), which the
+// config checks. No asymmetric sync: the partners belong to different workgroups, which
+// never wait for each other, so they drift apart into alternation on their own.
+struct PingPongOneCluster : ScheduleTraits<PingPongKind::kOneCluster, 4, 1, 2, 2, false> {
   static constexpr const char* kName = "ping-pong, one cluster";
-  static constexpr int kWaves = 4;
-  static constexpr int kSlices = 1;
-  static constexpr int kStages = 2;
-  // The ping-pong partner of a wave is a wave of the OTHER workgroup on the same SIMD:
-  // the kernel must fit twice per CU (LDS and registers), which the config checks.
-  static constexpr int kBlocksPerCu = 2;
-  // No asymmetric sync: the partners belong to different workgroups, which never wait
-  // for each other, so they drift apart into alternation on their own.
-  static constexpr bool kAsymmetric = false;
 
   // The seed's memory cluster: the local loads interleaved with the global loads, the
   // first global load and the second local load at priority 1 so this wave's memory
@@ -156,14 +158,8 @@ struct AsymmetricSync {
   }
 };
 
-struct PingPongTwoClusters : AsymmetricSync {
-  static constexpr PingPongKind kKind = PingPongKind::kTwoClusters;
+struct PingPongTwoClusters : ScheduleTraits<PingPongKind::kTwoClusters, 8, 2, 2, 1, true>, AsymmetricSync {
   static constexpr const char* kName = "ping-pong, two clusters";
-  static constexpr int kWaves = 8;
-  static constexpr int kSlices = 2;
-  static constexpr int kStages = 2;
-  static constexpr int kBlocksPerCu = 1;
-  static constexpr bool kAsymmetric = true;
 
   // memory 0: every local load of the tile (both K slices), the global loads of the next
   //           tile interleaved between them (as the seed: the first slice's operands are
@@ -198,14 +194,8 @@ struct PingPongTwoClusters : AsymmetricSync {
   }
 };
 
-struct PingPongFourClusters : AsymmetricSync {
-  static constexpr PingPongKind kKind = PingPongKind::kFourClusters;
+struct PingPongFourClusters : ScheduleTraits<PingPongKind::kFourClusters, 8, 4, 2, 1, true>, AsymmetricSync {
   static constexpr const char* kName = "ping-pong, four clusters";
-  static constexpr int kWaves = 8;
-  static constexpr int kSlices = 4;
-  static constexpr int kStages = 2;
-  static constexpr int kBlocksPerCu = 1;
-  static constexpr bool kAsymmetric = true;
 
   // The seed's four pairs. Each memory cluster reads only the operands of the dot that
   // follows (slices 2 and 3 together: slice 3's dot comes after the stores), which keeps
@@ -251,14 +241,8 @@ struct PingPongFourClusters : AsymmetricSync {
 // iterations earlier; a tile is read after both groups' waits for it (each wave waits
 // for its own loads, the barrier for everyone's). The waits never drop to 0: the newest
 // ticket group is always in flight.
-struct PingPongAsync : AsymmetricSync {
-  static constexpr PingPongKind kKind = PingPongKind::kAsync;
+struct PingPongAsync : ScheduleTraits<PingPongKind::kAsync, 8, 1, 3, 1, true>, AsymmetricSync {
   static constexpr const char* kName = "ping-pong, async direct-to-LDS";
-  static constexpr int kWaves = 8;
-  static constexpr int kSlices = 1;
-  static constexpr int kStages = 3;
-  static constexpr int kBlocksPerCu = 1;
-  static constexpr bool kAsymmetric = true;
 
   template <class Ops>
   TESSERA_DEVICE static void iteration(Ops& ops) {
@@ -321,27 +305,13 @@ struct Auto {
   static constexpr int kWaves = kWaves_;
 };
 
-template <PingPongKind kKind, int kFallbackWaves>
-struct ScheduleOf;
-template <int W>
-struct ScheduleOf<PingPongKind::kNone, W> {
-  using type = NoPingPong<W == 8 ? 8 : 4>;
-};
-template <int W>
-struct ScheduleOf<PingPongKind::kOneCluster, W> {
-  using type = PingPongOneCluster;
-};
-template <int W>
-struct ScheduleOf<PingPongKind::kTwoClusters, W> {
-  using type = PingPongTwoClusters;
-};
-template <int W>
-struct ScheduleOf<PingPongKind::kFourClusters, W> {
-  using type = PingPongFourClusters;
-};
-template <int W>
-struct ScheduleOf<PingPongKind::kAsync, W> {
-  using type = PingPongAsync;
-};
+// The schedule type of a kind (no ping-pong keeps the waves asked for, 4 by default).
+template <PingPongKind kKind, int kWaves>
+using ScheduleOf = std::conditional_t<
+    kKind == PingPongKind::kOneCluster, PingPongOneCluster,
+    std::conditional_t<kKind == PingPongKind::kTwoClusters, PingPongTwoClusters,
+                       std::conditional_t<kKind == PingPongKind::kFourClusters, PingPongFourClusters,
+                                          std::conditional_t<kKind == PingPongKind::kAsync, PingPongAsync,
+                                                             NoPingPong<kWaves == 8 ? 8 : 4>>>>>;
 
 }  // namespace tessera::schedule
