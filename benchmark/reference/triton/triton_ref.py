@@ -25,7 +25,8 @@ import traceback
 
 # (name, target, form, BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, options, env)
 # form: "hinted" = no masks (problem a multiple of the tile, EVEN) + divisibility and
-#       contiguity hints; "masked" = the tutorial's masks on K and modulo on M/N.
+#       contiguity hints; "assumed" = hinted + tl.assume(ids, sizes, strides > 0);
+#       "masked" = the tutorial's masks on K and modulo on M/N.
 PP = {"TRITON_HIP_USE_BLOCK_PINGPONG": "1"}
 ASYNC = {"TRITON_HIP_USE_ASYNC_COPY": "1"}
 NOPP = {"TRITON_HIP_USE_BLOCK_PINGPONG": "0"}
@@ -48,7 +49,20 @@ def variants():
         v.append((f"{tgt}_128x128x64_w4_s2_nopp_nk32", tgt, "hinted", 128, 128, 64, 4, 2, o32, {**NOPP, **BUF}))
         v.append((f"{tgt}_256x256x64_w8_s2_pp_nk32_masked", tgt, "masked", 256, 256, 64, 8, 2,
                   dict(o32, waves_per_eu=2), {**PP, **BUF}))
+        # The same tiles with tl.assume on the program ids and strides, which lets Triton's
+        # canonicalize-pointers / buffer-ops passes prove 32-bit non-negative offsets (its
+        # AMD matmul tutorial does this): buffer loads instead of 64-bit pointer VGPRs.
+        v.append((f"{tgt}_256x256x64_w8_s2_pp_nk32_assume", tgt, "assumed", 256, 256, 64, 8, 2,
+                  dict(o32, waves_per_eu=2), {**PP, **BUF}))
+        v.append((f"{tgt}_256x128x64_w8_s2_pp_nk32_assume", tgt, "assumed", 256, 128, 64, 8, 2,
+                  dict(o32, waves_per_eu=2), {**PP, **BUF}))
+        v.append((f"{tgt}_128x128x64_w4_s2_pp_nk32_assume", tgt, "assumed", 128, 128, 64, 4, 2,
+                  dict(o32, waves_per_eu=2), {**PP, **BUF}))
+        v.append((f"{tgt}_128x128x64_w4_s2_nopp_nk32_assume", tgt, "assumed", 128, 128, 64, 4, 2, o32,
+                  {**NOPP, **BUF}))
     # gfx950 async: three stages, half-size K tile (the seed's TwoClusterWithLocalLoadAndAll)
+    v.append(("gfx950_256x256x32_w8_s3_async_pp_nk32_assume", "gfx950", "assumed", 256, 256, 32, 8, 3,
+              dict(matrix_instr_nonkdim=32, waves_per_eu=2), {**PP, **ASYNC, **BUF}))
     v.append(("gfx950_256x256x32_w8_s3_async_pp_nk32", "gfx950", "hinted", 256, 256, 32, 8, 3,
               dict(matrix_instr_nonkdim=32, waves_per_eu=2), {**PP, **ASYNC, **BUF}))
     v.append(("gfx950_256x256x64_w8_s3_async_pp_nk32", "gfx950", "hinted", 256, 256, 64, 8, 3,
@@ -63,8 +77,16 @@ import triton.language as tl
 @triton.jit
 def matmul_tn(a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc,
               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-              GROUP_M: tl.constexpr, EVEN: tl.constexpr):
+              GROUP_M: tl.constexpr, EVEN: tl.constexpr, ASSUME: tl.constexpr):
     pid = tl.program_id(0)
+    if ASSUME:
+        tl.assume(pid >= 0)
+        tl.assume(M > 0)
+        tl.assume(N > 0)
+        tl.assume(K > 0)
+        tl.assume(lda > 0)
+        tl.assume(ldb > 0)
+        tl.assume(ldc > 0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     num_pid_in_group = GROUP_M * num_pid_n
@@ -73,6 +95,9 @@ def matmul_tn(a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc,
     group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
     pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
     pid_n = (pid % num_pid_in_group) // group_size_m
+    if ASSUME:
+        tl.assume(pid_m >= 0)
+        tl.assume(pid_n >= 0)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     if not EVEN:
@@ -116,11 +141,12 @@ def compile_one(spec, out_dir):
     import kernel_src  # noqa: E402
     fn = kernel_src.matmul_tn
     names = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "lda", "ldb", "ldc",
-             "BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "EVEN"]
+             "BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "EVEN", "ASSUME"]
     sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
            "lda": "i32", "ldb": "i32", "ldc": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
-           "BLOCK_K": "constexpr", "GROUP_M": "constexpr", "EVEN": "constexpr"}
-    constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "EVEN": form == "hinted"}
+           "BLOCK_K": "constexpr", "GROUP_M": "constexpr", "EVEN": "constexpr", "ASSUME": "constexpr"}
+    constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "EVEN": form != "masked",
+                  "ASSUME": form == "assumed"}
     # Every pointer, size and leading dimension divisible by 16 (what the JIT's
     # specialisation would find for aligned 4096^3 operands).
     attrs = {(names.index(n),): [["tt.divisibility", 16]]
@@ -146,7 +172,8 @@ def compile_one(spec, out_dir):
         f.write(asm)
     with open(os.path.join(out_dir, name + ".ttgir"), "w") as f:
         f.write(ttgir)
-    return dict(options=opts, dropped=dropped)
+    shared = getattr(k.metadata, "shared", None)
+    return dict(options=opts, dropped=dropped, shared=shared)
 
 
 def summarise(asm):
