@@ -17,6 +17,29 @@ if(TESSERA_ENABLE_CUDA)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(TESSERA_CUDA_FOUND ON)
+    # Every requested target must be one this nvcc knows (90a is checked as sm_90).
+    execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-code OUTPUT_VARIABLE nvcc_codes
+                    RESULT_VARIABLE nvcc_rc ERROR_QUIET)
+    set(known_archs)
+    foreach(arch ${TESSERA_CUDA_ARCHS})
+      string(REGEX REPLACE "[af]$" "" base ${arch})
+      if(nvcc_rc EQUAL 0 AND NOT nvcc_codes MATCHES "sm_${base}")
+        message(STATUS "Tessera: CUDA target ${arch} dropped: ${CMAKE_CUDA_COMPILER} does not "
+                       "know sm_${base} (a newer CUDA toolkit does)")
+      else()
+        list(APPEND known_archs ${arch})
+      endif()
+    endforeach()
+    set(TESSERA_CUDA_ARCHS ${known_archs})
+    set(CMAKE_CUDA_ARCHITECTURES ${TESSERA_CUDA_ARCHS})
+    # cuBLAS is needed only by what compares against it (examples, benchmark).
+    set(TESSERA_CUBLAS_FOUND OFF)
+    if(TARGET CUDA::cublas)
+      set(TESSERA_CUBLAS_FOUND ON)
+    else()
+      message(STATUS "Tessera: cuBLAS not found in the CUDA toolkit (libcublas): the CUDA "
+                     "example and tessera_bench are not built")
+    endif()
   else()
     message(STATUS "Tessera: no CUDA compiler found; CUDA parts are not built")
   endif()
@@ -36,7 +59,8 @@ if(TESSERA_ENABLE_HIP)
   if(TESSERA_HIP_CLANG AND TESSERA_HIP_INCLUDE_DIR)
     set(TESSERA_HIP_FOUND ON)
   else()
-    message(STATUS "Tessera: clang++-22 or the HIP headers not found; HIP parts are not built")
+    message(STATUS "Tessera: clang++-22 or the HIP headers not found (Debian: clang-22, "
+                   "libamdhip64-dev); HIP parts are not built")
   endif()
 endif()
 
@@ -48,6 +72,64 @@ file(GLOB_RECURSE TESSERA_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/includ
 
 set(TESSERA_HIP_FLAGS -x hip -std=c++17 -O3 -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64
     -I${PROJECT_SOURCE_DIR}/include -Wall -Wno-unused-result)
+
+# ---- HIP probe: does clang compile device code, and link a HIP executable? ------------
+# Device code objects (assembly for the ISA tests) need clang alone; a HIP executable also
+# needs ld.lld (lld-22), clang-offload-bundler (clang-tools-22) and libamdhip64
+# (libamdhip64-dev). A half-installed toolchain turns the executables off with one line
+# saying what is missing, instead of failing the build.
+set(TESSERA_HIP_LINK_OK OFF)
+if(TESSERA_HIP_FOUND)
+  set(probe_dir ${CMAKE_BINARY_DIR}/tessera_hip_probe)
+  file(WRITE ${probe_dir}/probe.hip
+       "#include <hip/hip_runtime.h>\n"
+       "__global__ void tessera_probe(int* p) { p[__builtin_amdgcn_workitem_id_x()] = 1; }\n"
+       "int main() { return 0; }\n")
+  list(GET TESSERA_HIP_ARCHS 0 probe_arch)
+  execute_process(COMMAND ${TESSERA_HIP_CLANG} ${TESSERA_HIP_FLAGS} -O1 --offload-arch=${probe_arch}
+                          --cuda-device-only -S probe.hip -o probe.s
+                  WORKING_DIRECTORY ${probe_dir} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    string(REGEX MATCH "error: [^\n]*" first_error "${err}")
+    message(STATUS "Tessera: HIP parts are not built: ${TESSERA_HIP_CLANG} cannot compile device "
+                   "code for ${probe_arch} (${first_error})")
+    set(TESSERA_HIP_FOUND OFF)
+  elseif(NOT TESSERA_HIP_RUNTIME)
+    message(STATUS "Tessera: HIP executables are not built: libamdhip64 not found (Debian: "
+                   "libamdhip64-dev); device code and ISA checks still are")
+  else()
+    get_filename_component(hip_lib_dir ${TESSERA_HIP_RUNTIME} DIRECTORY)
+    execute_process(COMMAND ${TESSERA_HIP_CLANG} ${TESSERA_HIP_FLAGS} -O1 --offload-arch=${probe_arch}
+                            probe.hip -o probe -L${hip_lib_dir} -lamdhip64
+                    WORKING_DIRECTORY ${probe_dir} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+    if(rc EQUAL 0)
+      set(TESSERA_HIP_LINK_OK ON)
+    else()
+      # Name the missing program where clang itself would look for it.
+      set(missing "")
+      foreach(tool_package clang-offload-bundler:clang-tools-22 ld.lld:lld-22)
+        string(REPLACE ":" ";" pair ${tool_package})
+        list(GET pair 0 tool)
+        list(GET pair 1 package)
+        execute_process(COMMAND ${TESSERA_HIP_CLANG} -print-prog-name=${tool}
+                        OUTPUT_VARIABLE where OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+        if(NOT IS_ABSOLUTE "${where}")
+          find_program(TESSERA_PROBE_${tool} ${tool} NO_CACHE)
+          set(where "${TESSERA_PROBE_${tool}}")
+        endif()
+        if(NOT where OR NOT EXISTS "${where}")
+          set(missing "${tool} not found (Debian package ${package})")
+          break()
+        endif()
+      endforeach()
+      if(NOT missing)
+        string(REGEX MATCH "error: [^\n]*" missing "${err}")
+      endif()
+      message(STATUS "Tessera: HIP executables are not built: linking a HIP program failed: "
+                     "${missing}; device code and ISA checks still are")
+    endif()
+  endif()
+endif()
 
 # tessera_hip_asm(<out.s> SOURCE <file> ARCH <gfx...> [DEFINES ...])
 # Device-only assembly for one target, built as part of ALL.
@@ -76,7 +158,11 @@ endfunction()
 # LIBS: more link inputs (library files, -l/-L/-Wl,... flags), placed after `-x none`:
 # with `-x hip` in force clang would read a library file as HIP source. DEPENDS: files
 # outside include/ (local headers) whose change must rebuild the executable.
+# Without a working HIP link (see the probe above) it defines nothing.
 function(tessera_hip_executable name)
+  if(NOT TESSERA_HIP_LINK_OK)
+    return()
+  endif()
   cmake_parse_arguments(P "" "" "SOURCES;DEFINES;INCLUDES;LIBS;DEPENDS" ${ARGN})
   set(archs)
   foreach(a ${TESSERA_HIP_ARCHS})

@@ -11,7 +11,13 @@ Inputs (the kind of each file is recognised from its contents):
     "N bytes stack frame, N bytes spill stores, N bytes spill loads" and
     "Used N registers, ... N bytes smem".
 
-Usage: resource_report.py [--markdown] [--fail-on-spill] FILE...
+Kernels are named the short way (namespaces dropped, f32/f16/bf16 for the element types,
+R/C for row/column major, 128x256x16 for a GemmShape, no parameter list), each with a
+number; --full-names FILE writes every number's full demangled name to FILE. Kernels a
+binary carries for another target (a Dispatch over several architectures compiles each
+configuration's body only for its own target) are left out of the table and counted.
+
+Usage: resource_report.py [--markdown] [--fail-on-spill] [--full-names FILE] FILE...
 Exit status 1 if a file cannot be read or holds no kernel, or with --fail-on-spill
 when any kernel spills or uses scratch.
 """
@@ -25,6 +31,7 @@ import sys
 
 # One row of the table. Fields absent on a vendor stay None and print as "-".
 COLUMNS = [
+    ("id", "#"),
     ("target", "target"),
     ("kernel", "kernel"),
     ("regs", "VGPRs/regs"),
@@ -164,6 +171,54 @@ def demangle(names):
     return dict(zip(mangled, out))
 
 
+# Short names: applied in order to a demangled name.
+SHORTENINGS = [
+    (r"^void ", ""),
+    (r"\btessera::(gemm::|amd::|nvidia::)?", ""),
+    (r"\bGemmShape<(\d+), (\d+), (\d+)>", r"\1x\2x\3"),
+    (r"\bbfloat16_t\b", "bf16"),
+    (r"\bhalf_t\b", "f16"),
+    (r"\bfloat\b", "f32"),
+    (r"\bRowMajor\b", "R"),
+    (r"\bColumnMajor\b", "C"),
+]
+
+
+def strip_parameters(name):
+    """Drops the trailing parameter list "(...)" of a demangled function name."""
+    if not name.endswith(")"):
+        return name
+    depth = 0
+    for i in range(len(name) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(name[i], 0)
+        if depth == 0:
+            return name[:i]
+    return name
+
+
+def short_name(name):
+    name = strip_parameters(name)
+    for pattern, repl in SHORTENINGS:
+        name = re.sub(pattern, repl, name)
+    return name
+
+
+# The architecture tag a kernel's configuration was written for, and the compiler
+# targets that run it (Sm80 code also runs on later NVIDIA targets).
+def built_for_other_target(name, target):
+    tag = re.search(r"\btessera::(Sm80|Sm90|Sm100|Gfx942|Gfx950)\b", name)
+    if not tag or not target:
+        return False
+    tag = tag.group(1)
+    if tag.startswith("Gfx"):
+        return target.startswith("gfx") and target != tag.lower()
+    if not target.startswith("sm_"):
+        return True
+    sm = int(re.match(r"sm_(\d+)", target).group(1))
+    want = int(tag[2:])
+    return sm < want if tag == "Sm80" else sm != want
+
+
 def cell(value):
     return "-" if value is None else str(value)
 
@@ -188,6 +243,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="AMDGPU .s files and ptxas -v reports")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--full-names", metavar="FILE",
+                        help="write each kernel's number and full demangled name to FILE")
     parser.add_argument("--fail-on-spill", action="store_true",
                         help="exit 1 if any kernel spills or uses scratch / a stack frame")
     args = parser.parse_args(argv)
@@ -217,11 +274,25 @@ def main(argv):
 
     names = demangle([row["kernel"] for row in rows])
     for row in rows:
-        row["kernel"] = names.get(row["kernel"], row["kernel"])
+        row["full"] = names.get(row["kernel"], row["kernel"])
+    compiled_out = [row for row in rows if built_for_other_target(row["full"], row["target"])]
+    rows = [row for row in rows if row not in compiled_out]
+    for number, row in enumerate(rows, 1):
+        row["id"] = number
+        row["kernel"] = short_name(row["full"])
+    if args.full_names:
+        with open(args.full_names, "w", encoding="utf-8") as f:
+            for row in rows:
+                f.write("%d\t%s\t%s\n" % (row["id"], row["target"], row["full"]))
     if rows:
         print_table(rows, args.markdown)
         print("spills: AMD v<VGPRs>/s<SGPRs> spilled (registers), NVIDIA <stores>B/<loads>B. "
               "Static numbers from the compilers' output; nothing here ran on a GPU.")
+        if compiled_out:
+            print("Left out: %d entries a binary carries for another target (compiled empty there)."
+                  % len(compiled_out))
+        if args.full_names:
+            print("Full kernel names by number: %s" % args.full_names)
 
     if args.fail_on_spill:
         bad = [row for row in rows if row["spilled"]]

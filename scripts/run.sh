@@ -7,10 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset default >/dev/null
-cmake --build --preset default --target print_plans example_reports \
-  $( [ -d /usr/local/cuda ] && echo fma_gemm_cuda ) \
-  $( command -v clang++-22 >/dev/null && echo fma_gemm_hip_target )
+scripts/configure.sh
+# Everything the toolchains found can build (configure said in one line what it skips).
+cmake --build --preset default --target examples_all
 build=build/default/examples
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
@@ -27,4 +26,4 @@ echo
 echo "== Shared-memory plans of the compiled kernel configurations"
 "$build/print_plans"
 echo "== Resources the compilers report, per kernel and target"
-python3 scripts/resource_report.py "$build"/*.ptxas.txt "$build"/*.s
+python3 scripts/resource_report.py --full-names "$build/kernel_names.txt" "$build"/*.ptxas.txt "$build"/*.s

@@ -7,6 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset default >/dev/null
+scripts/configure.sh
 cmake --build --preset default
 ctest --preset default "$@"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reference_gemm.hpp"
-#include "tessera/gemm/fma_gemm.hpp"
+#include "tessera/gemm/gemm.hpp"  // the family header is included by the test first
 
 namespace tessera::test {
 
@@ -52,10 +52,17 @@ struct CaseShape {
   bool offset_pointers = false;  // operands start one element into their allocation
   bool workspace = false;        // pass workspace_size() bytes: split-K where it applies
   bool must_split = false;       // and require that a split was chosen
+  std::int64_t ld_multiple = 1;  // round every leading dimension up to a multiple of this
 };
 
-template <class Config>
-void check_gemm(const CaseShape& s) {
+// Called with the device Arguments before the run, e.g. to check which path they take.
+struct NoArgsCheck {
+  template <class Args>
+  void operator()(const Args&) const {}
+};
+
+template <class Config, class ArgsCheck = NoArgsCheck>
+void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using EC = typename Config::ElementC;
@@ -69,10 +76,13 @@ void check_gemm(const CaseShape& s) {
             << " seed=" << seed << " A=" << type_name<EA>::value << "/" << LA::kName
             << " B=" << type_name<EB>::value << "/" << LB::kName
             << " C=" << type_name<EC>::value << "/" << LC::kName);
-  const std::int64_t lda = LA::min_ld(s.M, s.K) + s.pad;
-  const std::int64_t ldb = LB::min_ld(s.K, s.N) + s.pad;
-  const std::int64_t ldc = LC::min_ld(s.M, s.N) + s.pad;
-  const std::int64_t ldd = s.in_place ? ldc : LC::min_ld(s.M, s.N) + 2 * s.pad;
+  auto ld = [&](std::int64_t min_ld, std::int64_t pad) {
+    return (min_ld + pad + s.ld_multiple - 1) / s.ld_multiple * s.ld_multiple;
+  };
+  const std::int64_t lda = ld(LA::min_ld(s.M, s.K), s.pad);
+  const std::int64_t ldb = ld(LB::min_ld(s.K, s.N), s.pad);
+  const std::int64_t ldc = ld(LC::min_ld(s.M, s.N), s.pad);
+  const std::int64_t ldd = s.in_place ? ldc : ld(LC::min_ld(s.M, s.N), 2 * s.pad);
   const std::int64_t off = s.offset_pointers ? 1 : 0;
   auto alloc = [&](std::int64_t span) { return std::size_t(off + (span > 0 ? span : 1)); };
 
@@ -94,6 +104,7 @@ void check_gemm(const CaseShape& s) {
   gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, da.ptr + off, lda, db.ptr + off, ldb,
                                    dc.ptr + off, ldc, d_out + off, s.in_place ? ldc : ldd,
                                    s.alpha, s.beta};
+  args_check(args);
   const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
   if (s.must_split) REQUIRE(workspace_bytes > 0);

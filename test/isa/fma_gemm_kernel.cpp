@@ -34,13 +34,19 @@ using tessera::half_t;
 using tessera::RowMajor;
 using tessera::gemm::FmaConfig;
 
-// For AMD, one Gfx942 configuration serves both AMD builds (gfx942's 64 KiB of LDS is the
-// tighter limit). Default tile: 128x128x8, 256 threads.
-struct AmdF32RowMajor : FmaConfig<tessera::Gfx942, float, RowMajor, float, RowMajor, float, RowMajor> {};
+// For AMD, each device pass compiles the configurations with its own tag (a kernel's body
+// is compiled only for its own target: arch.hpp, device_pass_targets); the plan is the
+// same for both. Default tile: 128x128x8, 256 threads.
+#if defined(__gfx950__)
+#define FMA_ISA_AMD_ARCH tessera::Gfx950
+#else
+#define FMA_ISA_AMD_ARCH tessera::Gfx942
+#endif
+struct AmdF32RowMajor : FmaConfig<FMA_ISA_AMD_ARCH, float, RowMajor, float, RowMajor, float, RowMajor> {};
 // 16-bit inputs, converted to float on the way into LDS; A is M-contiguous, so both
 // operands take the vector (non-transposing) shared-memory store.
 struct AmdF16Mixed
-    : FmaConfig<tessera::Gfx942, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor> {};
+    : FmaConfig<FMA_ISA_AMD_ARCH, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor> {};
 
 // For NVIDIA, the sm_100a build passes FMA_ISA_NV_ARCH=tessera::Sm100, so that each target is
 // compiled with its own tag. Default tile: 128x256x16, 512 threads.

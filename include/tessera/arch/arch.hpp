@@ -1,6 +1,9 @@
 // One tag per target, with the constants a kernel plans against.
 #pragma once
 #include <cstddef>
+#include <type_traits>
+
+#include "tessera/core/macros.hpp"
 
 namespace tessera {
 
@@ -83,5 +86,38 @@ template <class Arch>
 constexpr bool is_amd = Arch::kVendor == Vendor::kAmd;
 template <class Arch>
 constexpr bool is_nvidia = Arch::kVendor == Vendor::kNvidia;
+
+}  // namespace tessera
+
+namespace tessera {
+
+// True when the current compilation pass generates code that a device of Arch runs: in a
+// CUDA device pass for sm_90a, Sm90 (and forward-compatible Sm80) kernels; in a gfx950 pass,
+// Gfx950 kernels; always in host passes and host builds (the emulator). A kernel entry
+// compiles its body only where this holds, so that one binary can carry configurations
+// for several targets (Dispatch) without compiling each for every target: that halves
+// the device compile time, and lets a kernel use instructions only its own target has.
+// The host API never launches a configuration on a device it was not built for.
+template <class Arch>
+TESSERA_HOST_DEVICE constexpr bool device_pass_targets() {
+#if defined(__CUDA_ARCH__)
+  if constexpr (!is_nvidia<Arch>) {
+    return false;
+  } else {
+    constexpr int cc = __CUDA_ARCH__ / 10;
+    return Arch::kForwardCompatible ? cc >= Arch::kComputeCapability : cc == Arch::kComputeCapability;
+  }
+#elif defined(TESSERA_AMD_DEVICE_PASS)
+#if defined(__gfx942__)
+  return std::is_same_v<Arch, Gfx942>;
+#elif defined(__gfx950__)
+  return std::is_same_v<Arch, Gfx950>;
+#else
+  return false;
+#endif
+#else
+  return true;
+#endif
+}
 
 }  // namespace tessera

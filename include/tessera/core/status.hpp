@@ -26,6 +26,8 @@ namespace tessera {
   X(kErrorMisalignedD, "D's pointer or ldd breaks the alignment this configuration needs")  \
   X(kErrorOffsetOverflow, "an operand spans 2^31 bytes or more, beyond 32-bit lane offsets") \
   X(kErrorGridTooLarge, "the problem needs more thread blocks than one launch allows")      \
+  X(kErrorDimensionTooLarge, "M, N or K is 2^31 or more, beyond the kernel's 32-bit tile "   \
+                             "coordinates")                                                 \
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
   X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \

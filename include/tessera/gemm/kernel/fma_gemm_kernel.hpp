@@ -247,7 +247,11 @@ struct FmaGemmKernel {
 template <class Config, bool kSplitK = false>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kMinBlocksPerSm)
     fma_gemm_kernel(const FmaParams<Config> params) {
-  FmaGemmKernel<Config>::template run<kSplitK>(params);
+  // Compiled only for Config's own target (arch.hpp, device_pass_targets); elsewhere the
+  // entry is empty and the host API never launches it.
+  if constexpr (device_pass_targets<typename Config::Arch>()) {
+    FmaGemmKernel<Config>::template run<kSplitK>(params);
+  }
 }
 
 }  // namespace tessera::gemm

@@ -1,0 +1,237 @@
+// mbarriers (sm_90+): the shared-memory barriers that TMA loads complete on and that a
+// warp-specialised pipeline's producer and consumers hand stages over with.
+//
+// An mbarrier counts arrivals and, for TMA, transaction bytes. A phase completes when the
+// expected arrivals have arrived and the expected bytes have landed; its parity (0, 1, 0,
+// ...) then flips. A waiter names the parity of the phase it waits for: a ring of stages
+// keeps one parity bit per pass over the ring.
+//
+// Addresses are 32-bit shared-window addresses (cvta to shared), the form the PTX takes.
+// Everything here is device code for sm_90+; the header is inert elsewhere.
+#pragma once
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TESSERA_SM90_DEVICE_PASS 1
+#endif
+
+namespace tessera::nvidia {
+
+#if defined(TESSERA_CUDA)
+
+// The shared-window address of a shared-memory object.
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t smem_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_init(std::uint64_t* bar, std::uint32_t arrivals) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_address(bar)), "r"(arrivals));
+#endif
+}
+
+// Makes barrier initialisation visible to the async proxy (TMA) and to the other CTAs of
+// the cluster, before any of them uses the barriers.
+TESSERA_DEVICE TESSERA_FORCEINLINE void fence_barrier_init() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+// One arrival, announcing `bytes` more transaction bytes for the current phase (the
+// producer's arrival before it issues the TMA loads that will complete them).
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(smem_address(bar)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+// One arrival on a barrier of this CTA.
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar)) : "memory");
+#endif
+}
+
+// One arrival on the barrier at the same offset in the shared memory of CTA `cta_rank` of
+// this cluster (itself included): how a consumer frees a stage that other CTAs multicast
+// into.
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_address(bar)),
+      "r"(cta_rank)
+      : "memory");
+#endif
+}
+
+// True once the phase with this parity has completed (non-blocking probe, with the
+// hardware's bounded suspend).
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+// The same probe with cluster scope (acquire.cluster): for a barrier that other CTAs of
+// the cluster arrive on (a multicast stage's empty barrier) or complete bytes on (its full
+// barrier), so that what they did before arriving is visible after the wait.
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_cluster(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+// Non-blocking probe (never suspends the thread).
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_test_wait(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+// Blocks until the phase with this parity has completed (kCluster: cluster scope).
+template <bool kCluster = false>
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(TESSERA_MBARRIER_POLL)  // experiment: poll instead of try_wait's suspend
+  while (!mbarrier_test_wait(bar, parity)) {
+  }
+  if constexpr (kCluster) asm volatile("fence.acq_rel.cluster;" ::: "memory");
+  return;
+#endif
+  if constexpr (kCluster) {
+    while (!mbarrier_try_wait_cluster(bar, parity)) {
+    }
+  } else {
+    while (!mbarrier_try_wait(bar, parity)) {
+    }
+  }
+}
+
+// cp.async (sm_80+): 16 bytes from 16-byte-aligned global memory to shared memory,
+// asynchronously and without registers; completion is tracked per thread.
+TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_16(std::uint32_t dst, const void* src) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+#endif
+}
+
+// One arrival on `bar` once every cp.async this thread issued before has completed (the
+// barrier counts it as one of its expected arrivals: .noinc).
+TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_arrive(std::uint64_t* bar) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_address(bar)) : "memory");
+#endif
+}
+
+// ---- fences ---------------------------------------------------------------------------
+
+// Orders this thread's ordinary shared-memory writes before later accesses by the async
+// proxy (TMA stores reading the staging tile, wgmma reading operands written by threads).
+TESSERA_DEVICE TESSERA_FORCEINLINE void fence_proxy_async_shared() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+// ---- named barriers (bar.sync with an id and a thread count) --------------------------
+// Synchronise a subset of the block: one consumer warpgroup's threads, or the two
+// consumer warpgroups of a ping-pong schedule taking turns. Id 0 is __syncthreads'.
+TESSERA_DEVICE TESSERA_FORCEINLINE void named_barrier_sync(std::uint32_t id, std::uint32_t threads) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+TESSERA_DEVICE TESSERA_FORCEINLINE void named_barrier_arrive(std::uint32_t id, std::uint32_t threads) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
+// ---- clusters -------------------------------------------------------------------------
+
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_cta_rank() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+
+// All threads of all CTAs of the cluster arrive, then wait: after it, barrier
+// initialisation (with fence_barrier_init) and shared memory of every CTA are visible
+// cluster-wide; before exit, it keeps a CTA's shared memory alive while others may still
+// arrive on its barriers.
+TESSERA_DEVICE TESSERA_FORCEINLINE void cluster_sync() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
+// ---- register reallocation (sm_90a) ---------------------------------------------------
+// The producer warpgroup gives registers back, the consumers take them: the kernel must
+// have a register cap at entry (__launch_bounds__(threads, 1)), and each warpgroup's role
+// must be one branch of an if/else (otherwise ptxas ignores it, warning C7508).
+template <int kRegisters>
+TESSERA_DEVICE TESSERA_FORCEINLINE void setmaxnreg_dec() {
+  static_assert(kRegisters >= 24 && kRegisters <= 256 && kRegisters % 8 == 0,
+                "setmaxnreg takes a multiple of 8 from 24 to 256");
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegisters));
+#endif
+}
+template <int kRegisters>
+TESSERA_DEVICE TESSERA_FORCEINLINE void setmaxnreg_inc() {
+  static_assert(kRegisters >= 24 && kRegisters <= 256 && kRegisters % 8 == 0,
+                "setmaxnreg takes a multiple of 8 from 24 to 256");
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegisters));
+#endif
+}
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::nvidia

@@ -1,0 +1,150 @@
+// The Tensor Memory Accelerator (sm_90+): 2-D tile copies between global and shared
+// memory described by a tensor map (CUtensorMap), completing on an mbarrier (loads) or in
+// bulk groups (stores). Out-of-range parts of a box read as zeros and are not written,
+// which is how a GEMM's edge tiles cost nothing extra.
+//
+// Host: make_tensor_map_2d() builds a map through the driver's cuTensorMapEncodeTiled,
+// reached with cudaGetDriverEntryPointByVersion (no -lcuda needed). The rules the
+// driver enforces, which can_implement checks first: the base address 16-byte aligned,
+// every stride a multiple of 16 bytes and below 2^40, extents at most 2^32, the box's
+// inner extent times the element size at most the swizzle width (128 bytes here).
+#pragma once
+#include <cstdint>
+
+#include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/core/status.hpp"
+
+#if defined(TESSERA_CUDA)
+#include <cuda.h>  // CUtensorMap and its enums (types only: the driver is called through a pointer)
+#include <cuda_runtime_api.h>
+
+#include "tessera/runtime/cuda_status.hpp"
+#endif
+
+namespace tessera::nvidia {
+
+// The 16-byte rules TMA puts on a matrix of `lines` lines of `contiguous` elements, `ld`
+// elements apart: the base address and the pitch are multiples of 16 bytes (the driver
+// refuses the map otherwise), and so is the contiguous extent, because the copy engine
+// bounds-checks the contiguous dimension in 16-byte units: a line that ends inside a
+// 16-byte unit may be read past its end (loads bringing in the bytes after it instead of
+// zeros) and written past its end. CUTLASS's sm90 can_implement asks the same alignment
+// of the contiguous extents; Tessera's GPU suite failed its guard-region check (writes
+// past the matrix) on an H100 while this rule was missing, and passes with it.
+inline bool tma_describable(const void* base, std::int64_t ld, std::int64_t contiguous,
+                            std::int64_t element_bytes) {
+  return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && (ld * element_bytes) % 16 == 0 &&
+         (contiguous * element_bytes) % 16 == 0 && ld * element_bytes < (std::int64_t(1) << 40);
+}
+
+#if defined(TESSERA_CUDA)
+
+// ---- host: tensor maps ----------------------------------------------------------------
+
+// A row-major view [outer][inner] of a matrix (inner contiguous, `pitch_bytes` between
+// outer lines), copied in boxes of box_inner x box_outer elements with the given swizzle.
+inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMapDataType type,
+                                 int element_bytes, std::uint64_t inner, std::uint64_t outer,
+                                 std::uint64_t pitch_bytes, std::uint32_t box_inner,
+                                 std::uint32_t box_outer, CUtensorMapSwizzle swizzle) {
+  using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                              const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  static Encode encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      return Encode(nullptr);
+    }
+    return reinterpret_cast<Encode>(fn);
+  }();
+  if (encode == nullptr) return Status::kErrorRuntime;
+  // The driver rejects an extent of 0: an empty operand still gets a valid (unused) map.
+  const cuuint64_t dims[2] = {inner > 0 ? inner : 1, outer > 0 ? outer : 1};
+  const cuuint64_t strides[1] = {pitch_bytes > 0 ? pitch_bytes : 16};
+  const cuuint32_t box[2] = {box_inner, box_outer};
+  const cuuint32_t element_strides[2] = {1, 1};
+  (void)element_bytes;
+  const CUresult r = encode(map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? Status::kSuccess : Status::kErrorInvalidValue;
+}
+
+// ---- device: copies -------------------------------------------------------------------
+
+// Prefetches the map (a kernel parameter) into the descriptor cache.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_prefetch(const CUtensorMap* map) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+#endif
+}
+
+// Box at (inner, outer) -> shared memory at dst; completes `bar`'s transaction bytes.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_2d(const CUtensorMap* map, std::uint64_t* bar, void* dst,
+                                                    int inner, int outer) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
+          smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(inner), "r"(outer)
+      : "memory");
+#endif
+}
+
+// The same box into the same offset of the shared memory of every CTA in `cta_mask`
+// (bit i: cluster rank i), completing each one's barrier at that offset.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_2d_multicast(const CUtensorMap* map, std::uint64_t* bar,
+                                                              void* dst, int inner, int outer,
+                                                              std::uint16_t cta_mask) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(inner), "r"(outer),
+      "h"(cta_mask)
+      : "memory");
+#endif
+}
+
+// Shared memory at src -> the box at (inner, outer); the part outside the tensor is not
+// written. Completion is tracked by bulk groups (commit, then wait).
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_store_2d(const CUtensorMap* map, const void* src, int inner,
+                                                     int outer) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(smem_address(src)), "r"(inner), "r"(outer)
+               : "memory");
+#endif
+}
+
+TESSERA_DEVICE TESSERA_FORCEINLINE void bulk_commit_group() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+// Until at most N committed groups still read their shared-memory source (the staging
+// buffer of an older group may then be overwritten).
+template <int N>
+TESSERA_DEVICE TESSERA_FORCEINLINE void bulk_wait_group_read() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+#endif
+}
+
+// Until at most N committed groups are incomplete (their writes done and visible).
+template <int N>
+TESSERA_DEVICE TESSERA_FORCEINLINE void bulk_wait_group() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::nvidia

@@ -1,0 +1,151 @@
+// The Hopper kernel's epilogue, per consumer warpgroup: D = alpha * acc + beta * C,
+// converted to D's type.
+//
+// TmaStore (when D's base and pitch suit the TMA): the warpgroup's rows are cut into
+// boxes of 64 lines x 128 bytes (a line is a row of a row-major D, a column of a
+// column-major one). For each box the threads write their values into one of two
+// staging buffers in the 128-byte-swizzled layout (conflict-free for the accumulator
+// layout: test_sm90_tiles counts it), fence the async proxy, meet at the warpgroup's
+// named barrier, and one thread issues the TMA store; the other buffer is filled while it
+// drains, and a buffer is reused only once its store has read it (bulk wait_group.read).
+// The TMA clips whatever falls outside M x N.
+//
+// Direct (the generic path, for D/C no TMA can describe): each thread writes its values
+// with ordinary, bounds-checked element stores.
+//
+// C is read (only when beta != 0) with ordinary loads before the values are written, so
+// C == D (in place) is safe: every element is read before the store that overwrites it.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/arch/nvidia/tma.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/layout/sm90_tile.hpp"
+
+namespace tessera::gemm {
+
+#if defined(TESSERA_CUDA)
+
+namespace detail {
+// Two floats -> two 16-bit values in one word (lo in the low half), round to nearest even.
+template <class T>
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t pack_pair(float lo, float hi) {
+  std::uint32_t r;
+  if constexpr (std::is_same_v<T, half_t>) {
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  } else {
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  }
+  return r;
+}
+}  // namespace detail
+
+template <class Config>
+struct WgmmaEpilogue {
+  using EC = typename Config::ElementC;
+  using LayoutC = typename Config::LayoutC;
+  using Atom = typename Config::Atom;
+  static constexpr bool kRowMajor = LayoutC::kIsRowMajor;
+  static constexpr int kN = Config::kBlockN;
+  static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
+  static constexpr int kAccPerBlock = kN / 2;
+  // A staging box: 64 lines of kLineElements elements.
+  static constexpr int kLineElements = 128 / int(sizeof(EC));
+  using Box = Sw128StagingTile<64, int(sizeof(EC))>;
+  // Box extent in rows and columns of D.
+  static constexpr int kBoxRows = kRowMajor ? 64 : kLineElements;
+  static constexpr int kBoxCols = kRowMajor ? kLineElements : 64;
+  static_assert(64 % kBoxRows == 0 && kN % kBoxCols == 0, "Tessera: epilogue boxes must tile the warpgroup's block");
+
+  // alpha * acc + beta * C(m, n) (C read only when beta != 0 and (m, n) is inside).
+  template <class Params>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static float combine(const Params& p, float acc, std::int64_t m,
+                                                          std::int64_t n) {
+    float v = p.alpha * acc;
+    if (p.beta != 0.0f && m < p.M && n < p.N) v += p.beta * to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
+    return v;
+  }
+
+  // The warpgroup's block of the tile: rows [m0, m0 + 64 kRowBlocks), columns [n0, n0 + N).
+  // staging: this warpgroup's two boxes; turn counts this warpgroup's boxes (picks the
+  // buffer); barrier: the warpgroup's named-barrier id; t: thread in the warpgroup.
+  template <class Params>
+  TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                       std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
+                                       int barrier, int t) {
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int br = 0; br < 64 / kBoxRows; ++br) {
+        TESSERA_UNROLL
+        for (int bc = 0; bc < kN / kBoxCols; ++bc) {
+          unsigned char* box = staging + (turn & 1) * Box::kBytes;
+          // The buffer's previous store (two boxes ago) must have read it.
+          if (t == 0) nvidia::bulk_wait_group_read<1>();
+          nvidia::named_barrier_sync(barrier, 128);
+          const int row_lo = br * kBoxRows, col_lo = bc * kBoxCols;
+          TESSERA_UNROLL
+          for (int i = 0; i < kAccPerBlock; i += 2) {
+            // Is the pair in this box? Its 8-column group is known at compile time; its rows
+            // depend only on the warp (a box of fewer than 64 rows holds two warps' rows).
+            if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) continue;
+            if constexpr (kBoxRows < 64) {
+              const int warp_rows = 16 * (t / 32);
+              if (warp_rows < row_lo || warp_rows >= row_lo + kBoxRows) continue;
+            }
+            const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
+            const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
+            const float v0 = combine(p, acc[rb][i], m, n), v1 = combine(p, acc[rb][i + 1], m, n + 1);
+            const int r = e.row - row_lo, c = e.col - col_lo;
+            if constexpr (kRowMajor) {
+              const std::uint32_t at = nvidia::smem_address(box + Box::offset(r, c));
+              if constexpr (sizeof(EC) == 4) {
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+              } else {
+                asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<EC>(v0, v1)) : "memory");
+              }
+            } else {
+              // Column-major: (r, c) and (r, c + 1) are on two lines.
+              *reinterpret_cast<EC*>(box + Box::offset(c, r)) = from_float<EC>(v0);
+              *reinterpret_cast<EC*>(box + Box::offset(c + 1, r)) = from_float<EC>(v1);
+            }
+          }
+          nvidia::fence_proxy_async_shared();
+          nvidia::named_barrier_sync(barrier, 128);
+          if (t == 0) {
+            const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
+            if constexpr (kRowMajor) {
+              nvidia::tma_store_2d(&p.map_d, box, col, row);
+            } else {
+              nvidia::tma_store_2d(&p.map_d, box, row, col);
+            }
+            nvidia::bulk_commit_group();
+          }
+          ++turn;
+        }
+      }
+    }
+  }
+
+  // Bounds-checked element stores straight from the accumulators.
+  template <class Params>
+  TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                          std::int64_t m0, std::int64_t n0, int t) {
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int i = 0; i < kAccPerBlock; ++i) {
+        const auto e = Atom::element(t, i);
+        const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
+        if (m < p.M && n < p.N) p.d[LayoutC::offset(m, n, p.ldd)] = from_float<EC>(combine(p, acc[rb][i], m, n));
+      }
+    }
+  }
+};
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::gemm
