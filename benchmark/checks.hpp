@@ -42,11 +42,12 @@ struct Shape {
   double flops() const { return 2.0 * double(M) * double(N) * double(K); }
 };
 
-enum class Kind { kTesseraFma, kTesseraWgmma, kBlas, kBlasLt, kNaive };
+enum class Kind { kTesseraFma, kTesseraWgmma, kTesseraMfma, kBlas, kBlasLt, kNaive };
 const char* kind_name(Kind k) {
   switch (k) {
     case Kind::kTesseraFma: return "tessera_fma";
     case Kind::kTesseraWgmma: return "tessera_wgmma";
+    case Kind::kTesseraMfma: return "tessera_mfma";
     case Kind::kBlas: return kBlasKindName;
     case Kind::kBlasLt: return "cublaslt";
     case Kind::kNaive: return "naive";

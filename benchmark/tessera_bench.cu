@@ -59,6 +59,14 @@
 #else
 #define TESSERA_BENCH_HAS_WGMMA 0
 #endif
+// The AMD MFMA GEMM (HIP builds, 16-bit inputs): the default 256x256x64 tile, four-cluster
+// ping-pong, the device picking gfx942 or gfx950.
+#if defined(TESSERA_HIP) && __has_include("tessera/gemm/mfma_gemm.hpp")
+#include "tessera/gemm/mfma_gemm.hpp"
+#define TESSERA_BENCH_HAS_MFMA 1
+#else
+#define TESSERA_BENCH_HAS_MFMA 0
+#endif
 
 namespace {
 
@@ -117,6 +125,12 @@ Error run_tessera(P& p, Kind kind, const Args& a) {
   return {};
 }
 
+#if TESSERA_BENCH_HAS_MFMA
+template <class EA, class EB, class EC, class LA, class LB, class LC>
+using TesseraMfma = tessera::gemm::Dispatch<tessera::gemm::MfmaConfig<tessera::Gfx942, EA, LA, EB, LB, EC, LC>,
+                                            tessera::gemm::MfmaConfig<tessera::Gfx950, EA, LA, EB, LB, EC, LC>>;
+#endif
+
 template <class EA, class EB, class EC, class LA, class LB, class LC>
 Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
   const auto a = p.args();
@@ -141,6 +155,11 @@ Error launch(Problem<EA, EB, EC, LA, LB, LC>& p, Kind kind) {
       if constexpr (!std::is_same_v<EA, float>) return run_tessera<TesseraWgmma<EA, EB, EC, LA, LB, LC>>(p, kind, a);
 #endif
       return "Tessera wgmma GEMM: 16-bit inputs under CUDA only";
+    case Kind::kTesseraMfma:
+#if TESSERA_BENCH_HAS_MFMA
+      if constexpr (!std::is_same_v<EA, float>) return run_tessera<TesseraMfma<EA, EB, EC, LA, LB, LC>>(p, kind, a);
+#endif
+      return "Tessera MFMA GEMM: HIP builds, f16/bf16 inputs only";
   }
   return "unknown implementation";
 }
@@ -154,6 +173,7 @@ int iterations_for(const Shape& s, Kind kind, bool tensor_cores) {
   double tflops = 40.0;  // CUDA-core FP32 FMA, cuBLAS or Tessera
   if (kind == Kind::kNaive) tflops = 3.0;
   if ((kind == Kind::kBlas || kind == Kind::kBlasLt || kind == Kind::kTesseraWgmma) && tensor_cores) tflops = 500.0;
+  if (kind == Kind::kTesseraMfma) tflops = 500.0;
   const double est_ms = s.flops() / (tflops * 1e12) * 1e3;
   const double n = g_opt.target_ms / std::max(est_ms, 1e-3);
   return int(std::clamp(n, double(g_opt.min_iters), double(g_opt.max_iters)));
@@ -186,6 +206,7 @@ void register_type() {
     const bool tensor_family = TESSERA_BENCH_HAS_WGMMA && !std::is_same_v<EA, float>;
     if (TESSERA_BENCH_HAS_FMA && !tensor_family) kinds.push_back(Kind::kTesseraFma);
     if (tensor_family) kinds.push_back(Kind::kTesseraWgmma);
+    if (TESSERA_BENCH_HAS_MFMA && tensor) kinds.push_back(Kind::kTesseraMfma);
     if (TESSERA_BENCH_HAS_BLAS) kinds.push_back(Kind::kBlas);
     if (tensor_family) kinds.push_back(Kind::kBlasLt);
     if (s.naive && std::is_same_v<EA, float>) kinds.push_back(Kind::kNaive);
@@ -215,6 +236,8 @@ Error add_context() {
   benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif
   benchmark::AddCustomContext("tessera_fma", TESSERA_BENCH_HAS_FMA ? "built" : "not built (header missing)");
+  benchmark::AddCustomContext("tessera_mfma", TESSERA_BENCH_HAS_MFMA ? "built (MfmaConfig<Gfx942|Gfx950>, default tile)"
+                                                                     : "not built (CUDA build, or header missing)");
   return {};
 }
 

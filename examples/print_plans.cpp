@@ -4,8 +4,10 @@
 #include <cstdio>
 
 #include "example_configs.hpp"
+#include "mfma_configs.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
 #include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 
 template <class Config>
 void print_plan(const char* what) {
@@ -32,11 +34,41 @@ void print_wgmma_plans(const char* what) {
   std::printf("  capacity of sm_90a: %zu bytes per block\n\n", std::size_t(tessera::Sm90::kSmemBytesPerBlock));
 }
 
+// An MFMA configuration: its schedule, wave grid, register estimate and LDS plan.
+template <class Config>
+void print_mfma_plan(const char* what) {
+  using Plan = typename tessera::gemm::MfmaSmemPlan<Config>::Plan;
+  char title[320];
+  std::snprintf(title, sizeof title,
+                "mfma_gemm %s on %s: block %dx%dx%d, %s, %d waves (%dx%d of %dx%d), MFMA %dx%dx%d, "
+                "%d stage(s), ~%d of %d registers",
+                what, Config::Arch::kName, Config::kBlockM, Config::kBlockN, Config::kBlockK,
+                Config::Schedule::kName, Config::kWaves, Config::kWavesM, Config::kWavesN, Config::kWaveM,
+                Config::kWaveN, Config::Atom::kM, Config::Atom::kN, Config::Atom::kK, Config::kStages,
+                Config::kEstimatedRegs, Config::kRegisterBudget);
+  Plan::print(stdout, title);
+  std::printf("  capacity of %s: %zu bytes per CU, %d workgroup(s) per CU\n\n", Config::Arch::kName,
+              std::size_t(Config::Arch::kSmemBytesPerBlock), Config::kBlocksPerCu);
+}
+
+template <class Arch>
+void print_mfma_plans() {
+  namespace cfg = examples::mfma;
+  print_mfma_plan<cfg::Baseline<Arch>>("(bf16 -> f32, A row, B col)");
+  print_mfma_plan<cfg::OneCluster<Arch>>("(bf16 -> bf16, A row, B row)");
+  print_mfma_plan<cfg::OneCluster16<Arch>>("(f16 -> f32 col, A col, B row)");
+  print_mfma_plan<cfg::TwoClusters<Arch>>("(f16 -> f16, column-major)");
+  print_mfma_plan<cfg::FourClusters<Arch>>("(bf16 -> f32, A row, B col)");
+}
+
 int main() {
   print_plan<examples::FmaF32RowMajor<tessera::Sm90>>("fma_gemm (fp32, row-major)");
   print_plan<examples::FmaF32RowMajor<tessera::Sm100>>("fma_gemm (fp32, row-major)");
   print_plan<examples::FmaF32RowMajor<tessera::Gfx942>>("fma_gemm (fp32, row-major)");
   print_plan<examples::FmaF32RowMajor<tessera::Gfx950>>("fma_gemm (fp32, row-major)");
   print_wgmma_plans<examples::WgmmaBf16RowMajor>("wgmma_gemm (bf16, row-major)");
+  print_mfma_plans<tessera::Gfx942>();
+  print_mfma_plans<tessera::Gfx950>();
+  print_mfma_plan<examples::mfma::Async>("(bf16 -> f32, A row, B col)");
   return 0;
 }

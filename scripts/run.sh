@@ -27,7 +27,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
 fi
 
 echo "== No GPU on this machine: nothing was run. Built for:"
-ls "$build"/fma_gemm_cuda "$build"/wgmma_gemm_cuda "$build"/fma_gemm_hip 2>/dev/null | sed 's/^/   /'
+ls "$build"/fma_gemm_cuda "$build"/wgmma_gemm_cuda "$build"/fma_gemm_hip "$build"/mfma_gemm_hip 2>/dev/null | sed 's/^/   /'
 echo "   (CUDA: ${TESSERA_CUDA_ARCHS:-sm_90a, sm_100a}; HIP: gfx942, gfx950)"
 echo
 echo "== Shared-memory plans of the compiled kernel configurations"

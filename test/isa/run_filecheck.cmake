@@ -1,9 +1,11 @@
 # Runs FileCheck for one ISA test (cmake -P, so ctest needs no shell):
 #   cmake -DFILECHECK=<exe> -DINPUT=<.s or ptxas report> -DCHECKS=<source with the
-#         CHECK lines> -DPREFIXES=<A,B> [-DPLAN_TOOL=<exe>] -P run_filecheck.cmake
+#         CHECK lines> -DPREFIXES=<A,B> [-DPLAN_TOOL=<exe> [-DPLAN_ARGS=<a,b>]]
+#         -P run_filecheck.cmake
 # With PLAN_TOOL, the tool's output (the planner's total, in bytes) becomes the numeric
 # FileCheck variable PLAN_TOTAL, so checks compare the code object with the plan
-# rather than with a number copied into the test.
+# rather than with a number copied into the test. PLAN_ARGS (comma-separated) are passed
+# to the tool, for tools that print several configurations' plans.
 foreach(var FILECHECK INPUT CHECKS PREFIXES)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_filecheck.cmake: -D${var}=... is required")
@@ -15,7 +17,11 @@ endif()
 
 set(defines)
 if(PLAN_TOOL)
-  execute_process(COMMAND "${PLAN_TOOL}" OUTPUT_VARIABLE total RESULT_VARIABLE rc
+  set(plan_args)
+  if(PLAN_ARGS)
+    string(REPLACE "," ";" plan_args "${PLAN_ARGS}")
+  endif()
+  execute_process(COMMAND "${PLAN_TOOL}" ${plan_args} OUTPUT_VARIABLE total RESULT_VARIABLE rc
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT rc EQUAL 0 OR NOT total MATCHES "^[0-9]+$")
     message(FATAL_ERROR "run_filecheck.cmake: ${PLAN_TOOL} failed (${rc}) or printed '${total}', "

@@ -64,6 +64,33 @@ struct Swizzle {
 
 using NoSwizzle = Swizzle<0, 0, 0>;
 
+// Two XOR swizzles applied one after the other. When neither's source bits are target
+// bits of either, each leaves the other's sources alone, so the pair is again an
+// involution (a bijection) that keeps runs of 2^kBase units contiguous. Used where one
+// swizzle serves one access pattern and a second, on higher row bits, serves another
+// (mfma_smem_plan.hpp: MFMA operand reads, and writes that transpose in registers).
+template <class First, class Second>
+struct SwizzlePair {
+  static_assert(((First::kSourceMask | Second::kSourceMask) & (First::kTargetMask | Second::kTargetMask)) == 0,
+                "SwizzlePair: a source bit of one swizzle is a target bit of the other; the pair would "
+                "not be its own inverse");
+  static constexpr int kBase = const_min(First::kIsIdentity ? 30 : First::kBase, Second::kIsIdentity ? 30 : Second::kBase);
+  static constexpr std::uint32_t kTargetMask = First::kTargetMask | Second::kTargetMask;
+  static constexpr std::uint32_t kSourceMask = First::kSourceMask | Second::kSourceMask;
+  static constexpr int kBlock = const_max(First::kBlock, Second::kBlock);
+  static constexpr int kPeriod = const_max(First::kPeriod, Second::kPeriod);
+  static constexpr bool kIsIdentity = First::kIsIdentity && Second::kIsIdentity;
+
+  template <class Int>
+  TESSERA_HOST_DEVICE static constexpr Int apply(Int offset) {
+    return Second::apply(First::apply(offset));
+  }
+  template <class Int>
+  TESSERA_HOST_DEVICE constexpr Int operator()(Int offset) const {
+    return apply(offset);
+  }
+};
+
 namespace detail {
 
 // Largest power of two that divides x (x > 0).

@@ -38,6 +38,18 @@ struct MfmaShape {
   static constexpr int kAccumulators = M * N / kWaveSize;
   // gfx950 added the K-doubled forms; gfx942 has only K = 8 (32x32) and K = 16 (16x16).
   static constexpr bool kGfx950Only = (M == 32 && K == 16) || (M == 16 && K == 32);
+  // Issue passes of the matrix core (4 cycles each): the instruction blocks the SIMD's
+  // MFMA pipe for kCycles, while other instructions of this wave or others may issue.
+  // Source: LLVM's AMDGPU scheduling model (SISchedule.td, SIDPGFX940FullSpeedModel,
+  // used for gfx942 and gfx950): 32x32x8 and 32x32x16 are Write8PassMAI, 16x16x16 and
+  // 16x16x32 Write4PassMAI. Cross-check from the peaks: MI300X 1307 TFLOP/s dense
+  // f16 / (304 CUs x 4 SIMDs x 2.1 GHz) = 512 FLOP per SIMD-cycle, and a 32x32x8 is
+  // 16384 FLOP = 32 cycles = 8 passes; MI355X 2.5 PFLOP/s / (256 x 4 x 2.4 GHz) = 1024,
+  // and a 32x32x16 is 32768 FLOP = 32 cycles. So on gfx950 the K-doubled forms run at
+  // twice the FLOP rate of the gfx942 forms, which run there at half rate.
+  static constexpr int kPasses = M == 32 ? 8 : 4;
+  static constexpr int kCycles = 4 * kPasses;
+  static constexpr long kFlops = 2L * M * N * K;
   static_assert(M == N && (M == 32 || M == 16), "Tessera MFMA: 32x32 and 16x16 outputs only");
   static_assert((M == 32 && (K == 8 || K == 16)) || (M == 16 && (K == 16 || K == 32)),
                 "Tessera MFMA: the instructions wrapped are 32x32x8, 32x32x16, 16x16x16 and 16x16x32");
@@ -88,9 +100,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE MfmaAccumulator<Shape> mfma(MfmaOperand<Shape
                                                               MfmaAccumulator<Shape> c) {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   using H4 = _Float16 __attribute__((ext_vector_type(4)));
-  using H8 = _Float16 __attribute__((ext_vector_type(8)));
   using S4 = short __attribute__((ext_vector_type(4)));
-  using B8 = __bf16 __attribute__((ext_vector_type(8)));
   constexpr bool kF16 = Shape::kType == MfmaType::kF16;
   if constexpr (Shape::kM == 32 && Shape::kK == 8) {
     if constexpr (kF16) {
@@ -106,6 +116,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE MfmaAccumulator<Shape> mfma(MfmaOperand<Shape
     }
   } else {
 #if defined(__gfx950__)
+    using H8 = _Float16 __attribute__((ext_vector_type(8)));
+    using B8 = __bf16 __attribute__((ext_vector_type(8)));
     if constexpr (Shape::kM == 32) {
       if constexpr (kF16) {
         return __builtin_amdgcn_mfma_f32_32x32x16_f16(__builtin_bit_cast(H8, a), __builtin_bit_cast(H8, b), c, 0, 0, 0);

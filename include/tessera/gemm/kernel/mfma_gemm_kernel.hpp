@@ -1,0 +1,373 @@
+// The AMD MFMA GEMM kernel (gfx942, gfx950): D = alpha * A * B + beta * C.
+//
+// One workgroup computes one BlockM x BlockN tile of D with Config::kWaves waves, each
+// owning a WaveM x WaveN piece (mma/mfma_wave_tile.hpp). Per K tile the schedule
+// (schedule/amd_pingpong.hpp) orders the clusters: the next tile's global loads into
+// registers (memory/mfma_tile_copy.hpp), LDS reads of the operands, the MFMAs, and the
+// next tile's LDS stores; the async schedule instead loads global -> LDS directly into
+// three LDS stages. This file supplies those operations (MfmaMainloop) and the order
+// around the loop:
+//
+//   prologue   the first K tile -> LDS. It is the partial K tile when K % BlockK != 0
+//              (the only tile whose elements past K must be zeroed, done here once), so
+//              every tile of the main loop is whole and the loop has no edge code;
+//   main loop  one schedule iteration per K tile; the tile after the last one is not
+//              loaded as such: the loads repeat the last whole tile instead (harmless,
+//              never read), which keeps the loop free of branches;
+//   epilogue   each wave stages 32x32 pieces of its accumulators through its own part of
+//              LDS (aliasing the operand stages, as the plan allows) and writes them in
+//              D's contiguous order with the shared LinearCombination (alpha, beta, C).
+//
+// Waits: every group of global loads is a ticket; an LDS store waits for exactly its
+// group (vmcnt = the loads issued after it), and the direct-to-LDS loads' stage is waited
+// for with the newest group still in flight.
+#pragma once
+#include <cstdint>
+
+#include "tessera/arch/amd/lds.hpp"
+#include "tessera/arch/amd/sched.hpp"
+#include "tessera/arch/amd/target.hpp"
+#include "tessera/arch/amd/wave.hpp"
+#include "tessera/arch/thread.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/epilogue/linear_combination.hpp"
+#include "tessera/gemm/k_tile_order.hpp"
+#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/memory/mfma_tile_copy.hpp"
+#include "tessera/mma/mfma_wave_tile.hpp"
+#include "tessera/schedule/amd_pingpong.hpp"
+
+namespace tessera::gemm {
+
+// What the host computes once per launch and every workgroup reads.
+template <class Config>
+struct MfmaParams {
+  Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC> args;
+  std::int64_t span_a, span_b;  // bytes from A / B to one past their last element
+  LinearCombination<typename Config::ElementC, typename Config::LayoutC> output;
+  GroupedRasterScheduler<8> scheduler;
+  // The K tile order, computed on the host: derived in the kernel, "K % BlockK != 0"
+  // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
+  // the K cursors (and the buffer descriptors) out of scalar registers.
+  PartialFirstKOrder k_order;
+};
+
+#if defined(TESSERA_AMD_TARGET) && defined(__clang__)
+
+template <class Config, bool kAligned>
+struct MfmaGemmKernel {
+  using SmemPlan = MfmaSmemPlan<Config>;
+  using Plan = typename SmemPlan::Plan;
+  using TileA = typename SmemPlan::TileA;
+  using TileB = typename SmemPlan::TileB;
+  using Schedule = typename Config::Schedule;
+  using Atom = typename Config::Atom;
+  static constexpr int kBM = Config::kBlockM, kBN = Config::kBlockN, kBK = Config::kBlockK;
+  static constexpr int kThreads = Config::kThreads;
+
+  // The unaligned variant gathers elements along K for both operands; the aligned one
+  // moves 16-byte pieces, transposing M/N-contiguous operands in registers.
+  using CopyA = MfmaTileCopy<TileA, kThreads, tile_copy_kind(kAligned, Config::kKContiguousA), Config::kKContiguousA,
+                             SmemPlan::kWriteRowChunksA>;
+  using CopyB = MfmaTileCopy<TileB, kThreads, tile_copy_kind(kAligned, Config::kKContiguousB), Config::kKContiguousB,
+                             SmemPlan::kWriteRowChunksB>;
+  using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
+
+  struct Mainloop;
+  TESSERA_DEVICE static void run(const MfmaParams<Config>& p);
+  TESSERA_DEVICE static void epilogue(WaveTile& wt, float* staging, std::int64_t m0, std::int64_t n0,
+                                      int lane, const MfmaParams<Config>& p);
+};
+
+// The operations a schedule orders (schedule/amd_pingpong.hpp lists them).
+template <class Config, bool kAligned>
+struct MfmaGemmKernel<Config, kAligned>::Mainloop {
+  using K = MfmaGemmKernel<Config, kAligned>;
+  static constexpr int kLoadsA = K::CopyA::kLoads;
+  static constexpr int kLoadsB = K::CopyB::kLoads;
+  static constexpr int kStepsPerSlice = Config::kReadStepsPerSlice;
+  static constexpr int kWaves = Config::kWaves;
+  // Direct-to-LDS loads per lane per tile and operand (async schedule).
+  static constexpr int kDirectA = Config::kDirectToLds ? K::CopyA::template kDirectLoads<kWaves> : 0;
+  static constexpr int kDirectB = Config::kDirectToLds ? K::CopyB::template kDirectLoads<kWaves> : 0;
+
+  typename K::CopyA copy_a;
+  typename K::CopyB copy_b;
+  typename K::WaveTile wt;
+  unsigned char* smem;
+  int tid;
+  int wave;
+  int pos;                  // position (gemm/k_tile_order.hpp) the next load fetches
+  PartialFirstKOrder order;  // the K tiles: the partial one first
+  // The stage being read and (async) the one being filled, as byte offsets in LDS; A's
+  // tile starts there, B's kStageOffsetB further.
+  std::uint32_t read_stage, fill_stage;
+  static constexpr std::uint32_t kStageBytes = std::uint32_t(SmemPlan::kStageBytes);
+  static constexpr std::uint32_t kOffsetB = std::uint32_t(SmemPlan::kStageOffsetB);
+  static constexpr std::uint32_t kFirstStage = std::uint32_t(Plan::template offset<typename SmemPlan::Stages>());
+  std::uint32_t direct_a[kDirectA > 0 ? kDirectA : 1];
+  std::uint32_t direct_b[kDirectB > 0 ? kDirectB : 1];
+
+  // After the load of position `pos`: the cursors move one whole tile on, or stay.
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool step() const { return order.step(pos); }
+
+  template <schedule::Operand kOp>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void global_load() {
+    if constexpr (kOp == schedule::Operand::kA) {
+      copy_a.load();
+      copy_a.advance_if(step());
+    } else {
+      copy_b.load();
+      copy_b.advance_if(step());
+    }
+  }
+
+  // Wait for this operand's ticket (kNewer = loads issued after it, which may stay in
+  // flight), then registers -> LDS.
+  // The wait is fenced on both sides so that it is the one the stores (and, when
+  // transposing, the register work that needs the loaded values) see: the compiler
+  // would otherwise schedule that work above it and wait piecemeal, or for B's loads
+  // before A's stores.
+  template <schedule::Operand kOp, int kNewer>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void lds_store() {
+    schedule::fence_cluster();
+    amd::wait_vmcnt<(kNewer > 63 ? 63 : kNewer)>();  // a stricter wait when the count saturates
+    schedule::fence_cluster();
+    if constexpr (kOp == schedule::Operand::kA) {
+      copy_a.store(smem + kFirstStage, tid);
+    } else {
+      copy_b.store(smem + kFirstStage + kOffsetB, tid);
+    }
+  }
+
+  template <int kSlice>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void read() {
+    read<kSlice, schedule::Operand::kA>();
+    read<kSlice, schedule::Operand::kB>();
+  }
+  template <int kSlice, schedule::Operand kOp>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void read() {
+    if constexpr (kOp == schedule::Operand::kA) {
+      wt.template read_a<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_stage);
+    } else {
+      wt.template read_b<kSlice * kStepsPerSlice, kStepsPerSlice>(smem + read_stage + kOffsetB);
+    }
+  }
+  template <int kSlice>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void dot() {
+    wt.template dot<kSlice * kStepsPerSlice, kStepsPerSlice>();
+  }
+
+  // This wave's LDS reads and writes have completed (lgkmcnt(0)), then every wave of the
+  // workgroup arrives. With registers between global memory and LDS this is the fenced
+  // block_barrier(). With direct-to-LDS loads it is a bare s_barrier after an explicit
+  // lgkmcnt(0): a release fence covering LDS makes the compiler wait for every
+  // direct-to-LDS load in flight (vmcnt(0)), which would undo the third stage. The order
+  // of LDS accesses around these barriers is checked in the generated code (test/isa).
+  // Fenced by sched_barrier(0) on both sides: a cluster boundary nothing moves across
+  // (without them the compiler hoists the next cluster's VALU work, and the waits for
+  // the loads it uses, above the s_barrier).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void lds_barrier() {
+    schedule::fence_cluster();
+    if constexpr (Config::kDirectToLds) {
+      amd::wait_lgkmcnt<0>();
+      amd::barrier();
+    } else {
+      block_barrier();
+    }
+    schedule::fence_cluster();
+  }
+  // A cluster boundary after a dot cluster: this wave has no LDS traffic in flight (the
+  // MFMAs waited for their reads), so the direct-to-LDS variant skips the lgkmcnt wait
+  // (the fenced one's is dropped by the compiler on its own).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void dot_barrier() {
+    if constexpr (Config::kDirectToLds) {
+      schedule::fence_cluster();
+      amd::barrier();
+      schedule::fence_cluster();
+    } else {
+      lds_barrier();
+    }
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE void cond_barrier(bool wave_uniform) {
+    if (wave_uniform) lds_barrier();
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool second_group() const { return wave >= 4; }
+
+  // ---- direct-to-LDS (async schedule) ----
+  template <schedule::Operand kOp>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void async_load() {
+    if constexpr (kOp == schedule::Operand::kA) {
+      copy_a.template load_direct<kWaves>(smem + fill_stage, wave, direct_a);
+      copy_a.advance_if(step());
+    } else {
+      copy_b.template load_direct<kWaves>(smem + fill_stage + kOffsetB, wave, direct_b);
+      copy_b.advance_if(step());
+    }
+  }
+  template <int kN>
+  TESSERA_DEVICE TESSERA_FORCEINLINE void async_wait() {
+    amd::wait_vmcnt<kN>();
+  }
+  // The dot of the tile in registers with B's direct loads of tile i+2 issued among the
+  // MFMAs: sched_group_barrier asks for one MFMA, then one load with its scalar address
+  // work (M0 and the descriptor), and so on, then the remaining MFMAs. Why: the loads'
+  // scalar and VMEM issue slots hide under the MFMA pipe's 32-cycle shadow instead of
+  // delaying the first MFMA (Triton interleaves 1 MFMA : 3 SALU for the same reason).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void dot_with_async_b() {
+    async_load<schedule::Operand::kB>();
+    dot<0>();
+    TESSERA_UNROLL
+    for (int q = 0; q < kDirectB; ++q) {
+      amd::sched_group_barrier<amd::SchedMask::kMfma, 1, 0>();
+      amd::sched_group_barrier<amd::SchedMask::kSalu, 3, 0>();
+      amd::sched_group_barrier<amd::SchedMask::kVmemRead, 1, 0>();
+    }
+    constexpr int kRest = K::WaveTile::kMfmasPerStep * Config::kReadSteps - kDirectB;
+    if constexpr (kRest > 0) amd::sched_group_barrier<amd::SchedMask::kMfma, kRest, 0>();
+  }
+  // After the iteration: the next tile is read from the next stage, and the stage just
+  // read is the one filled next (three stages in a ring).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void rotate_stages() {
+    if constexpr (Config::kDirectToLds) {
+      constexpr std::uint32_t kEnd = kFirstStage + 3 * kStageBytes;
+      read_stage = read_stage + kStageBytes == kEnd ? kFirstStage : read_stage + kStageBytes;
+      fill_stage = fill_stage + kStageBytes == kEnd ? kFirstStage : fill_stage + kStageBytes;
+    }
+  }
+};
+
+template <class Config, bool kAligned>
+TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p) {
+  TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
+  const auto& a = p.args;
+  const int tid = thread_index();
+  const int wave = int(amd::wave_index());
+  const int lane = int(amd::lane_index());
+  const TileCoord tile = p.scheduler.tile(block_index());
+  const std::int64_t m0 = std::int64_t(tile.m) * kBM;
+  const std::int64_t n0 = std::int64_t(tile.n) * kBN;
+
+  Mainloop ops;
+  ops.smem = smem;
+  ops.tid = tid;
+  ops.wave = wave;
+  {
+    // Each cursor starts at this tile's rows (A) / columns (B), K = 0.
+    const std::int64_t origin_a = Config::LayoutA::offset(m0, 0, a.lda) * 2;
+    const std::int64_t origin_b = Config::LayoutB::offset(0, n0, a.ldb) * 2;
+    ops.copy_a.init(reinterpret_cast<const char*>(a.A) + origin_a, a.lda, p.span_a - origin_a, tid);
+    ops.copy_b.init(reinterpret_cast<const char*>(a.B) + origin_b, a.ldb, p.span_b - origin_b, tid);
+  }
+  const int wave_m = wave / Config::kWavesN, wave_n = wave % Config::kWavesN;
+  ops.wt.init(wave_m * Config::kWaveM, wave_n * Config::kWaveN, lane);
+  ops.read_stage = Mainloop::kFirstStage;
+
+  // K counts in 32 bits (the host refuses K >= 2^31).
+  const int k_total = int(a.K);
+  ops.order = p.k_order;
+  const int tiles = ops.order.tiles();
+
+  if (tiles > 0) {
+    // Prologue: position 0 (the partial tile, masked, when K % BlockK != 0), range-checked.
+    const int first = ops.order.first_tile();
+    ops.copy_a.advance(first);
+    ops.copy_b.advance(first);
+    ops.copy_a.template load<true>();
+    ops.copy_b.template load<true>();
+    const int jump = ops.order.full_index(1) - first;
+    ops.copy_a.advance(jump);
+    ops.copy_b.advance(jump);
+    ops.pos = 1;
+    const int k_valid = ops.order.first_tile_depth(k_total, kBK);
+    ops.copy_a.mask_k(k_valid, tid);
+    ops.copy_b.mask_k(k_valid, tid);
+    ops.copy_a.limit_to_whole_tiles(ops.order.n_full);
+    ops.copy_b.limit_to_whole_tiles(ops.order.n_full);
+    amd::wait_vmcnt<0>();
+    ops.copy_a.store(smem + Mainloop::kFirstStage, tid);
+    ops.copy_b.store(smem + Mainloop::kFirstStage + Mainloop::kOffsetB, tid);
+    if constexpr (Config::kDirectToLds) {
+      // The second tile straight into stage 1; the loop fills stage (i + 2) % 3.
+      ops.copy_a.template direct_offsets<Config::kWaves>(ops.direct_a, wave, lane);
+      ops.copy_b.template direct_offsets<Config::kWaves>(ops.direct_b, wave, lane);
+      ops.fill_stage = Mainloop::kFirstStage + Mainloop::kStageBytes;
+      ops.template async_load<schedule::Operand::kA>();
+      ops.template async_load<schedule::Operand::kB>();
+      ops.pos = 2;
+      ops.fill_stage = Mainloop::kFirstStage + 2 * Mainloop::kStageBytes;
+    }
+    ops.lds_barrier();
+
+    if constexpr (Schedule::kAsymmetric) Schedule::before_loop(ops);
+    TESSERA_NO_UNROLL
+    for (int it = 0; it < tiles; ++it) {
+      Schedule::iteration(ops);
+      ++ops.pos;
+      ops.rotate_stages();
+    }
+    if constexpr (Schedule::kAsymmetric) Schedule::after_loop(ops);
+  }
+
+  // Every wave is done with the operand stages before the staging tiles overwrite them,
+  // and (async) the last direct-to-LDS loads, which repeat the last tile, have landed.
+  if constexpr (Config::kDirectToLds) amd::wait_vmcnt<0>();
+  block_barrier();
+  float* staging = Plan::template pointer<typename SmemPlan::StagingC, float>(smem) +
+                   wave * SmemPlan::kStageFloatsPerWave;
+  epilogue(ops.wt, staging, m0 + wave_m * Config::kWaveM, n0 + wave_n * Config::kWaveN, lane, p);
+}
+
+// Accumulators -> D through the wave's own staging tile, one 32x32 piece at a time:
+// written in the MFMA's C layout, read back as 4-element runs along D's contiguous
+// dimension (8 lanes per 32-element line), handed to the LinearCombination (which skips
+// what lies outside M x N and uses vector accesses where aligned).
+template <class Config, bool kAligned>
+TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, float* staging, std::int64_t m0,
+                                                              std::int64_t n0, int lane,
+                                                              const MfmaParams<Config>& p) {
+  constexpr int kLine = SmemPlan::kStageLine;
+  constexpr int kAtomsM = 32 / Atom::kM, kAtomsN = 32 / Atom::kN;  // MFMA tiles per piece
+  TESSERA_UNROLL
+  for (int pm = 0; pm < Config::kWaveM / 32; ++pm) {
+    TESSERA_UNROLL
+    for (int pn = 0; pn < Config::kWaveN / 32; ++pn) {
+      TESSERA_UNROLL
+      for (int am = 0; am < kAtomsM; ++am) {
+        TESSERA_UNROLL
+        for (int an = 0; an < kAtomsN; ++an) {
+          TESSERA_UNROLL
+          for (int r = 0; r < Atom::kAccumulators; ++r) {
+            const auto c = Atom::c_coord(lane, r);
+            staging[SmemPlan::staging_index(am * Atom::kM + c.row, an * Atom::kN + c.col)] =
+                wt.acc[pm * kAtomsM + am][pn * kAtomsN + an][r];
+          }
+        }
+      }
+      amd::wave_barrier();
+      TESSERA_UNROLL
+      for (int q = 0; q < 4; ++q) {
+        const auto run = SmemPlan::staging_run(lane, q);
+        const float* src = staging + run.line * kLine + run.at;
+        float v[4] = {src[0], src[1], src[2], src[3]};
+        p.output(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
+      }
+      amd::wave_barrier();
+    }
+  }
+}
+
+template <class Config, bool kAligned>
+TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kBlocksPerCu)
+    mfma_gemm_kernel(const MfmaParams<Config> params) {
+  // Built for several targets, a program holds every configuration's kernel in every
+  // device pass; only the pass of the configuration's own target has a body.
+  if constexpr (amd::generates_code_for<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run(params);
+}
+
+#endif  // TESSERA_AMD_TARGET && __clang__
+
+}  // namespace tessera::gemm

@@ -1,0 +1,173 @@
+// MfmaConfig: every compile-time choice of the AMD MFMA GEMM (gfx942, gfx950), checked
+// once with messages a person can act on.
+//
+//   using Config = tessera::gemm::MfmaConfig<tessera::Gfx942,
+//       tessera::bfloat16_t, tessera::RowMajor,      // A
+//       tessera::bfloat16_t, tessera::ColumnMajor,   // B
+//       float, tessera::RowMajor>;                   // C and D
+//
+// Defaults: a 256x256x64 block tile, 2 stages (next tile in registers, one LDS buffer),
+// the schedule chosen by schedule::select_schedule (four ping-pong clusters for this
+// tile), the architecture's default MFMA instruction (mma/mfma_atom.hpp). Host-includable.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/arch/arch.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/layout/matrix_layout.hpp"
+#include "tessera/mma/mfma_atom.hpp"
+#include "tessera/schedule/amd_pingpong.hpp"
+
+namespace tessera::gemm {
+
+// The family tag: Gemm<MfmaConfig<...>> launches through KernelLauncher<MfmaFamily, Config>
+// (tessera/gemm/mfma_gemm.hpp).
+struct MfmaFamily {};
+
+template <class T>
+constexpr bool is_mfma_input = std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
+template <class T>
+constexpr bool is_mfma_output = is_mfma_input<T> || std::is_same_v<T, float>;
+
+namespace detail {
+template <class Arch, class Element>
+using DefaultMfmaInstructionFor =
+    mma::DefaultMfmaInstruction<std::is_same_v<Arch, Gfx950>, std::is_same_v<Element, bfloat16_t>>;
+
+template <class Schedule, class Request>
+struct ResolveSchedule {
+  using type = Schedule;
+};
+template <int W, class Request>
+struct ResolveSchedule<schedule::Auto<W>, Request> {
+  using type = schedule::ScheduleOf<schedule::select_schedule(Request::value), W>;
+};
+
+// The wave grid: the split of the block tile over the waves whose wave tile is closest to
+// square (fewest LDS bytes read per MFMA), taller when it cannot be square.
+constexpr int waves_m_for(int block_m, int block_n, int waves) {
+  int best = 1;
+  long best_cost = -1;
+  for (int wm = 1; wm <= waves; wm *= 2) {
+    if (waves % wm != 0 || block_m % wm != 0 || block_n % (waves / wm) != 0) continue;
+    const long tile_m = block_m / wm, tile_n = block_n / (waves / wm);
+    const long cost = tile_m + tile_n;  // LDS bytes read per K, per wave
+    if (best_cost < 0 || cost < best_cost || (cost == best_cost && tile_m > tile_n)) {
+      best = wm;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+}  // namespace detail
+
+template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
+          class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
+          class Schedule_ = schedule::Auto<>, int kStages_ = 2,
+          class Instruction_ = detail::DefaultMfmaInstructionFor<Arch_, ElementA_>>
+struct MfmaConfig {
+  using Family = MfmaFamily;
+  using Arch = Arch_;
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using ElementC = ElementC_;  // C and D share a type and a layout
+  using ElementAccumulator = float;
+  using LayoutA = LayoutA_;
+  using LayoutB = LayoutB_;
+  using LayoutC = LayoutC_;
+  using BlockTile = BlockTile_;
+  using Instruction = Instruction_;
+  using Atom = mma::MfmaAtom<Instruction>;
+  static constexpr int kStages = kStages_;
+
+  static constexpr int kBlockM = BlockTile::kM;
+  static constexpr int kBlockN = BlockTile::kN;
+  static constexpr int kBlockK = BlockTile::kK;
+  static constexpr int kElementBits = 16;
+  // An operand is K-contiguous when consecutive K values are adjacent in memory.
+  static constexpr bool kKContiguousA = LayoutA::kIsRowMajor;
+  static constexpr bool kKContiguousB = !LayoutB::kIsRowMajor;
+
+  struct Request {
+    static constexpr schedule::ScheduleRequest value{
+        std::int64_t(kBlockM) * kBlockN * kBlockK * kElementBits, Schedule_::kWaves, kStages,
+        std::is_same_v<Arch_, Gfx950>, kKContiguousA && kKContiguousB};
+  };
+  using Schedule = typename detail::ResolveSchedule<Schedule_, Request>::type;
+
+  static constexpr int kWaves = Schedule::kWaves;
+  static constexpr int kThreads = 64 * kWaves;
+  static constexpr int kBlocksPerCu = Schedule::kBlocksPerCu;
+  static constexpr int kWavesPerSimd = kWaves * kBlocksPerCu / 4;
+  static constexpr int kWavesM = detail::waves_m_for(kBlockM, kBlockN, kWaves);
+  static constexpr int kWavesN = kWaves / kWavesM;
+  static constexpr int kWaveM = kBlockM / kWavesM;
+  static constexpr int kWaveN = kBlockN / kWavesN;
+  static constexpr int kRepM = kWaveM / Atom::kM;  // MFMA tiles per wave along M, N
+  static constexpr int kRepN = kWaveN / Atom::kN;
+  static constexpr int kSlices = Schedule::kSlices;
+  static constexpr int kReadSteps = kBlockK / Atom::kKPerRead;  // 16-byte reads per row per tile
+  static constexpr int kReadStepsPerSlice = kReadSteps / (kSlices > 0 ? kSlices : 1);
+  static constexpr bool kDirectToLds = Schedule::kKind == schedule::PingPongKind::kAsync;
+
+  // Registers per lane the schedule keeps live at its peak, estimated: accumulators, the
+  // next tile in flight (not with direct-to-LDS loads), the operands of the slices read
+  // ahead of their dot (the whole tile, except four clusters: two slices), and ~24 for
+  // addresses and loop state. The compiler's real count is checked by the ISA tests.
+  static constexpr int kAccumulatorRegs = kWaveM * kWaveN / 64;
+  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * 2 / kThreads / 4;
+  static constexpr int kSlicesLive = Schedule::kKind == schedule::PingPongKind::kFourClusters ? 2 : kSlices;
+  static constexpr int kOperandRegs = (kRepM + kRepN) * kReadStepsPerSlice * kSlicesLive * 4;
+  static constexpr int kEstimatedRegs = kAccumulatorRegs + kPrefetchRegs + kOperandRegs + 24;
+  static constexpr int kRegisterBudget = 512 / (kWavesPerSimd > 0 ? kWavesPerSimd : 1);
+
+  // ---- the rules -------------------------------------------------------------------------
+  static_assert(is_amd<Arch>, "Tessera MFMA GEMM: the architecture must be tessera::Gfx942 or tessera::Gfx950");
+  static_assert(is_mfma_input<ElementA> && std::is_same_v<ElementA, ElementB>,
+                "Tessera MFMA GEMM: A and B must both be half_t or both be bfloat16_t (one MFMA "
+                "instruction reads both)");
+  static_assert(is_mfma_output<ElementC>, "Tessera MFMA GEMM: C/D must be float, half_t or bfloat16_t");
+  static_assert((std::is_same_v<ElementA, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
+                "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");
+  static_assert(std::is_same_v<Arch, Gfx950> || !Instruction::kGfx950Only,
+                "Tessera MFMA GEMM: 32x32x16 and 16x16x32 MFMAs exist only on gfx950; use 32x32x8 "
+                "or 16x16x16 on gfx942");
+  static_assert(kStages == 2 || kStages == 3,
+                "Tessera MFMA GEMM: kStages is 2 (next tile in registers, one LDS buffer) or 3 "
+                "(gfx950 direct-to-LDS loads into three LDS stages)");
+  static_assert(Schedule::kStages == kStages,
+                "Tessera MFMA GEMM: the schedule runs a different number of stages than kStages "
+                "(the async schedule needs 3, every other schedule 2)");
+  static_assert(kWavesM * kWavesN == kWaves && kBlockM % kWavesM == 0 && kBlockN % kWavesN == 0,
+                "Tessera MFMA GEMM: the block tile cannot be split evenly over the schedule's waves");
+  static_assert(kWaveM % Atom::kM == 0 && kWaveN % Atom::kN == 0,
+                "Tessera MFMA GEMM: each wave's tile (block tile / wave grid) must be a multiple "
+                "of the MFMA instruction's M x N");
+  static_assert(kWaveM % 32 == 0 && kWaveN % 32 == 0,
+                "Tessera MFMA GEMM: each wave's tile must be a multiple of 32x32 (the epilogue "
+                "stages 32x32 pieces)");
+  static_assert(kBlockK % Atom::kKPerRead == 0,
+                "Tessera MFMA GEMM: BlockTile K must be a multiple of the K one 16-byte operand "
+                "read covers (16 for 32x32 MFMAs, 32 for 16x16 MFMAs)");
+  static_assert(kBlockK == 32 || kBlockK == 64 || kBlockK == 128,
+                "Tessera MFMA GEMM: BlockTile K must be 32, 64 or 128 (rows of 64, 128 or 256 "
+                "bytes, which the LDS swizzle makes bank-conflict free)");
+  static_assert(kReadSteps % kSlices == 0,
+                "Tessera MFMA GEMM: the schedule slices the dot along K into more pieces than the "
+                "tile has 16-byte read steps (two clusters need BlockTile K >= 2 read steps, four "
+                "clusters >= 4: e.g. K 64 with 32x32 MFMAs, K 128 with 16x16 MFMAs)");
+  static_assert(!kDirectToLds || std::is_same_v<Arch, Gfx950>,
+                "Tessera MFMA GEMM: the async schedule needs gfx950 (16-byte direct-to-LDS loads)");
+  static_assert(!kDirectToLds || (kKContiguousA && kKContiguousB),
+                "Tessera MFMA GEMM: the async schedule needs A row-major and B column-major: a "
+                "direct-to-LDS load cannot transpose an operand into the K-contiguous LDS layout");
+  static_assert(kEstimatedRegs <= kRegisterBudget,
+                "Tessera MFMA GEMM: the schedule would need more registers than its occupancy allows "
+                "(accumulators + next tile + operands read ahead > 512 / waves per SIMD); use a "
+                "smaller tile or the four-cluster schedule, which keeps fewer operands live");
+  static_assert(kThreads <= Arch::kMaxThreadsPerBlock, "Tessera MFMA GEMM: too many waves per block");
+};
+
+}  // namespace tessera::gemm

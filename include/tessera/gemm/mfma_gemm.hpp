@@ -1,0 +1,108 @@
+// The AMD MFMA GEMM family: Gemm<MfmaConfig<...>> (the host API is gemm/gemm.hpp's; this
+// file supplies the family's kernel launch and its extra checks).
+//
+//   using Config = tessera::gemm::MfmaConfig<tessera::Gfx942, tessera::bfloat16_t,
+//       tessera::RowMajor, tessera::bfloat16_t, tessera::ColumnMajor, float, tessera::RowMajor>;
+//   tessera::Status s = tessera::gemm::Gemm<Config>::run(args, nullptr, stream);
+//
+// Compile with clang -x hip for gfx942 / gfx950, or as a host build for the AMD wave
+// emulator (TESSERA_AMD_EMULATION). No workspace is used (no split-K in this family).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/core/status.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/can_implement.hpp"
+#include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/kernel/mfma_gemm_kernel.hpp"
+#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/runtime/device.hpp"
+#include "tessera/runtime/launch.hpp"
+#include "tessera/runtime/stream.hpp"
+
+namespace tessera::gemm {
+
+template <class Config>
+struct KernelLauncher<MfmaFamily, Config> {
+  using Args = Arguments<typename Config::ElementA, typename Config::ElementB,
+                         typename Config::ElementC>;
+  using LayoutA = typename Config::LayoutA;
+  using LayoutB = typename Config::LayoutB;
+  using LayoutC = typename Config::LayoutC;
+
+  // Operands are read 16 bytes per lane where the pointer and the leading dimension allow
+  // it and element by element otherwise, so natural alignment suffices, except for the
+  // async schedule, whose direct-to-LDS loads move 16 bytes per lane and have no fallback.
+  static OperandRequirements requirements() {
+    OperandRequirements r;
+    if constexpr (Config::kDirectToLds) r.align_a = r.align_b = 16;
+    return r;
+  }
+
+  // 32-bit lane offsets from each workgroup's tile origin: the tile's strided extent
+  // times the leading dimension stays below 2^31 bytes; K is counted in 32 bits; A and B
+  // each span less than 4 GiB (a buffer descriptor's num_records is 32 bits).
+  static Status check(const Args& a) {
+    constexpr std::int64_t k4GiB = std::int64_t(1) << 32;
+    if (matrix_span<LayoutA>(a.M, a.K, a.lda) * 2 >= k4GiB ||
+        matrix_span<LayoutB>(a.K, a.N, a.ldb) * 2 >= k4GiB) {
+      return Status::kErrorOffsetOverflow;
+    }
+    auto fits = [](std::int64_t extent, std::int64_t ld) {
+      return (extent + 1) * ld * 2 < (std::int64_t(1) << 31);
+    };
+    const std::int64_t a_strided = LayoutA::kIsRowMajor ? Config::kBlockM : Config::kBlockK;
+    const std::int64_t b_strided = LayoutB::kIsRowMajor ? Config::kBlockK : Config::kBlockN;
+    if (!fits(a_strided, a.lda) || !fits(b_strided, a.ldb) ||
+        a.K > std::int64_t(0x7fffffff) - Config::kBlockK) {
+      return Status::kErrorOffsetOverflow;
+    }
+    const auto sched = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
+    if (sched.num_tiles() > std::int64_t(0x7fffffff)) return Status::kErrorGridTooLarge;
+    return Status::kSuccess;
+  }
+
+  static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
+
+  // True when every line of the operand starts 16-byte aligned (the 16-byte copy path).
+  template <class T>
+  static bool vector_aligned(const T* p, std::int64_t ld) {
+    return lines_aligned(p, ld, 16);
+  }
+
+#if defined(TESSERA_AMD_TARGET) && defined(__clang__)
+  static Status launch(const Args& a, void* /*workspace*/, Stream stream, const DeviceInfo& /*d*/) {
+    MfmaParams<Config> p{};
+    p.args = a;
+    p.span_a = matrix_span<LayoutA>(a.M, a.K, a.lda) * 2;
+    p.span_b = matrix_span<LayoutB>(a.K, a.N, a.ldb) * 2;
+    using EC = typename Config::ElementC;
+    auto aligned4 = [](const EC* ptr, std::int64_t ld) {
+      return ptr != nullptr && lines_aligned(ptr, ld, 4 * sizeof(EC));
+    };
+    p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd, a.alpha, a.beta,
+                a.beta != 0.0f && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd)};
+    p.scheduler = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
+    p.k_order = PartialFirstKOrder::make(int(a.K), Config::kBlockK);
+
+    LaunchShape shape;
+    shape.grid_x = unsigned(p.scheduler.num_tiles());
+    shape.block_x = Config::kThreads;
+    if (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb)) {
+      return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);
+    }
+    if constexpr (Config::kDirectToLds) {
+      return Status::kErrorMisalignedA;  // refused by requirements() before this point
+    } else {
+      return launch_kernel(mfma_gemm_kernel<Config, false>, shape, stream, p);
+    }
+  }
+#else
+  // A host build without the emulator has no AMD device: run() stops at kErrorNoDevice
+  // before it gets here; this keeps Gemm<Config>::run compilable for such builds.
+  static Status launch(const Args&, void*, Stream, const DeviceInfo&) { return Status::kErrorNoDevice; }
+#endif
+};
+
+}  // namespace tessera::gemm

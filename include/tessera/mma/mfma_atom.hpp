@@ -1,0 +1,95 @@
+// MFMA atoms: which lane holds which element of an MFMA instruction's A, B and C, as
+// constexpr maps, for the four instructions Tessera uses (arch/amd/mfma.hpp):
+//
+//   gfx942, gfx950   v_mfma_f32_32x32x8_{f16,bf16}    4 operand elements per lane
+//                    v_mfma_f32_16x16x16_{f16,bf16}   4
+//   gfx950           v_mfma_f32_32x32x16_{f16,bf16}   8
+//                    v_mfma_f32_16x16x32_{f16,bf16}   8
+//
+// The layouts (FACTS.md; AMD's matrix instruction calculator; Triton's and Composable
+// Kernel's MFMA lowering agree):
+//   A (M x K):  A[i][k] in lane  M*(k / E) + i,  element k % E      (E = operand elements)
+//   B (K x N):  B[k][j] in lane  N*(k / E) + j,  element k % E
+//   C (M x N):  32x32: C[i][j] in register 4*(i/8) + i%4, lane 32*((i/4)%2) + j
+//               16x16: C[i][j] in register i%4,           lane 16*(i/4) + j
+// The maps below are written the other way round (lane, element -> coordinate), the
+// form a kernel needs to compute addresses; test/unit/test_mfma_atom.cpp checks them
+// against a scalar model of each instruction written from the table above, and the
+// wave emulator models the instructions independently again.
+//
+// Packed reads. A kernel reads operands from LDS 16 bytes (8 elements) per lane, one
+// ds_read_b128. On gfx950 that is exactly one operand of a K-doubled instruction; on
+// gfx942 (4 elements per operand) it feeds two instructions. Because a dot product does
+// not care in which order K is summed, the two gfx942 instructions may take any split of
+// the 8 elements as long as A and B use the same one: instruction t of a read takes
+// elements [4t, 4t+4). So for every atom one read step covers kKPerRead values of K,
+// lane l reading the 8 contiguous values starting at (l / M) * 8, and read_k() says
+// which K value an element of a read holds. Triton calls this kWidth = 8 on gfx942.
+//
+// Host-includable (no device code): kernels, plans and tests share these numbers.
+#pragma once
+
+#include "tessera/arch/amd/mfma.hpp"
+#include "tessera/core/macros.hpp"
+
+namespace tessera::mma {
+
+struct MatrixCoord {
+  int row;
+  int col;
+};
+
+template <class Instruction_>
+struct MfmaAtom {
+  using Instruction = Instruction_;
+  static constexpr int kLanes = 64;
+  static constexpr int kM = Instruction::kM;
+  static constexpr int kN = Instruction::kN;
+  static constexpr int kK = Instruction::kK;
+  // 16-bit operand elements per lane and fp32 accumulators per lane.
+  static constexpr int kOperandElements = Instruction::kOperandElements;
+  static constexpr int kAccumulators = Instruction::kAccumulators;
+  // Lanes are split into groups along K: lane l holds row (column) l % M of A (B) and
+  // K group l / M.
+  static constexpr int kKGroups = kLanes / kM;
+
+  // ---- one instruction ---------------------------------------------------------------
+  // A's element `e` in lane `lane`: (i, k) of the M x K operand.
+  TESSERA_HOST_DEVICE static constexpr MatrixCoord a_coord(int lane, int e) {
+    return {lane % kM, (lane / kM) * kOperandElements + e};
+  }
+  // B's element `e` in lane `lane`: (k, j) of the K x N operand.
+  TESSERA_HOST_DEVICE static constexpr MatrixCoord b_coord(int lane, int e) {
+    return {(lane / kN) * kOperandElements + e, lane % kN};
+  }
+  // Accumulator register `r` of lane `lane`: (i, j) of the M x N result. Registers come in
+  // runs of 4 consecutive rows; a lane group (lane / N) holds every other run of 4 (32x32)
+  // or one run (16x16), and further runs follow every 4 * kKGroups rows.
+  TESSERA_HOST_DEVICE static constexpr MatrixCoord c_coord(int lane, int r) {
+    return {(r / 4) * (4 * kKGroups) + 4 * (lane / kN) + r % 4, lane % kN};
+  }
+
+  // ---- packed 16-byte reads ------------------------------------------------------------
+  static constexpr int kReadElements = 8;                           // one ds_read_b128
+  static constexpr int kInstructionsPerRead = kReadElements / kOperandElements;
+  static constexpr int kKPerRead = kReadElements * kKGroups;        // K covered by one read
+  static_assert(kInstructionsPerRead * kOperandElements == kReadElements,
+                "Tessera MFMA atom: an operand must divide a 16-byte read");
+
+  // The K value (within the read step) that element x of a lane's 8-element read holds:
+  // lane group l / M reads the 8 contiguous K values starting at 8 * (l / M).
+  TESSERA_HOST_DEVICE static constexpr int read_k(int lane, int x) { return (lane / kM) * kReadElements + x; }
+  // The row of A (column of B) a lane reads: the instruction's own map.
+  TESSERA_HOST_DEVICE static constexpr int read_row(int lane) { return lane % kM; }
+};
+
+// The instruction each architecture and 16-bit type uses unless a configuration names
+// another: gfx950's K-doubled 32x32x16 runs at twice the FLOP rate of 32x32x8
+// (arch/amd/mfma.hpp). 32x32 and 16x16 forms of one generation run at the same FLOP
+// rate and read the same LDS bytes for a given wave tile, but 32x32 needs half as many
+// instructions per FLOP (fewer issue slots, fewer operand registers per FLOP).
+template <bool kGfx950, bool kBf16>
+using DefaultMfmaInstruction =
+    amd::MfmaShape<32, 32, kGfx950 ? 16 : 8, kBf16 ? amd::MfmaType::kBf16 : amd::MfmaType::kF16>;
+
+}  // namespace tessera::mma

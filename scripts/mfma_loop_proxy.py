@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Static speed proxy of an AMD GEMM kernel's main loop, from its assembly.
+
+No AMD GPU is available, so no TFLOP/s can be measured. What can be read from the code
+is what one main-loop iteration asks of one wave:
+
+  MFMA cycles      sum over the loop's MFMAs of 4 x passes (LLVM's SISchedule.td:
+                   32x32x{8,16} 8 passes, 16x16x{16,32} 4 passes; arch/amd/mfma.hpp)
+  other issue      every other instruction takes one issue slot of the wave, 4 cycles
+                   (a wave64 instruction on a SIMD16; s_nop N: N + 1 cycles, at least 4)
+  MFMA share       MFMA cycles / (MFMA cycles + other issue cycles): the fraction of the
+                   wave's issue time that feeds the matrix core. It ignores latency, the
+                   partner wave and overlap (an MFMA's 32 cycles hide other issue), so it
+                   is a bound on overhead, not a speed: compare kernels, not hardware.
+  LDS B / MFMA     bytes the wave reads from LDS per MFMA (ds_read_b128: 64 lanes x 16 B)
+
+Usage: mfma_loop_proxy.py [--markdown] [--kernel SUBSTRING] FILE...
+       mfma_loop_proxy.py --at-least FILE:KERNEL=REFERENCE_FILE ...
+       mfma_loop_proxy.py --scalar-loops FILE...
+Each FILE is AMDGPU assembly (.s from clang, .amdgcn from Triton). The main loop is the
+loop (a label marked "Loop Header: Depth=1" up to the branch back to it) with the most
+MFMAs; with several kernels in a file, --kernel picks one by its symbol. --at-least
+compares pairs (the kernel in FILE whose symbol contains KERNEL against the reference's
+kernel): exit 1 unless every kernel's MFMA share is at least its reference's.
+"""
+
+import argparse
+import re
+import sys
+
+MFMA_CYCLES = [
+    (re.compile(r"^v_mfma_\w*32x32x(8|16)"), 32),
+    (re.compile(r"^v_mfma_\w*16x16x(16|32)"), 16),
+]
+LDS_READ_BYTES = {
+    "ds_read_b128": 1024, "ds_read_b96": 768, "ds_read_b64": 512, "ds_read2_b64": 1024,
+    "ds_read2st64_b64": 1024, "ds_read_b32": 256, "ds_read2_b32": 512, "ds_read_u16": 128,
+    "ds_read_u16_d16": 128, "ds_read_u16_d16_hi": 128, "ds_read_b64_tr_b16": 512,
+}
+
+
+def classify(op):
+    if op.startswith("v_mfma"):
+        return "mfma"
+    if op.startswith(("buffer_load", "global_load")):
+        return "vmem load"
+    if op.startswith(("buffer_store", "global_store")):
+        return "vmem store"
+    if op.startswith("ds_read"):
+        return "lds read"
+    if op.startswith("ds_write"):
+        return "lds write"
+    if op == "s_waitcnt":
+        return "wait"
+    if op == "s_barrier":
+        return "barrier"
+    if op in ("s_setprio", "s_nop"):
+        return op
+    if op.startswith("s_cbranch") or op == "s_branch":
+        return "branch"
+    if op.startswith("s_"):
+        return "salu"
+    if op.startswith("v_"):
+        return "valu"
+    return "other"
+
+
+def kernels(text):
+    """(name, body) for each function in the file."""
+    out = []
+    for m in re.finditer(r"^([A-Za-z_.$][\w.$]*):\s*(?:;.*@.*)?$", text, re.M):
+        name = m.group(1)
+        if name.startswith(".L"):
+            continue
+        end = text.find(".Lfunc_end", m.end())
+        out.append((name, text[m.end():end if end >= 0 else len(text)]))
+    return out
+
+
+def loops(body):
+    """Every depth-1 loop: (header label, instruction lines, nested loop count)."""
+    lines = body.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        h = re.match(r"^(\.LBB\w+):.*Loop Header: Depth=1", line)
+        if not h:
+            continue
+        label = h.group(1)
+        instrs = []
+        nested = 0
+        for line2 in lines[i + 1:]:
+            if "Inner Loop Header: Depth=2" in line2:
+                nested += 1
+            t = line2.split(";")[0].strip()
+            if not t or t.startswith(".") or t.endswith(":"):
+                continue
+            instrs.append(t)
+            if re.match(r"^s_c?branch\w* " + re.escape(label) + r"$", t):
+                break
+        found.append((label, instrs, nested))
+    return found
+
+
+def analyse(instrs):
+    r = {"mfma": 0, "mfma_cycles": 0, "other": 0, "other_cycles": 0, "lds_read_bytes": 0, "classes": {}}
+    for t in instrs:
+        op = t.split()[0]
+        cls = classify(op)
+        r["classes"][cls] = r["classes"].get(cls, 0) + 1
+        if cls == "mfma":
+            r["mfma"] += 1
+            for pattern, cycles in MFMA_CYCLES:
+                if pattern.match(op):
+                    r["mfma_cycles"] += cycles
+                    break
+            else:
+                raise ValueError("unknown MFMA " + op)
+            continue
+        r["other"] += 1
+        if op == "s_nop":
+            n = int(t.split()[1], 0) if len(t.split()) > 1 else 0
+            r["other_cycles"] += max(4, n + 1)
+        else:
+            r["other_cycles"] += 4
+        if cls == "lds read":
+            r["lds_read_bytes"] += LDS_READ_BYTES.get(op, 0)
+    total = r["mfma_cycles"] + r["other_cycles"]
+    r["share"] = r["mfma_cycles"] / total if total else 0.0
+    r["lds_per_mfma"] = r["lds_read_bytes"] / r["mfma"] if r["mfma"] else 0.0
+    return r
+
+
+def main_loops(path, kernel=None):
+    """(symbol, analysis of its main loop) for each kernel in `path` with MFMAs in a loop."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    for name, body in kernels(text):
+        if kernel and kernel not in name:
+            continue
+        best = None
+        for _, instrs, nested in loops(body):
+            a = analyse(instrs)
+            a["nested"] = nested
+            if best is None or a["mfma"] > best["mfma"]:
+                best = a
+        if best is not None and best["mfma"] > 0:
+            yield name, best
+
+
+def main_loop(path, kernel=None):
+    """The analysis of the main loop of the first kernel in `path` matching `kernel`."""
+    for found in main_loops(path, kernel):
+        return found
+    raise ValueError("no main loop with MFMAs in %s (kernel %s)" % (path, kernel))
+
+
+def compare(pairs):
+    ok = True
+    for pair in pairs:
+        left, reference = pair.split("=", 1)
+        path, kernel = left.rsplit(":", 1)
+        _, mine = main_loop(path, kernel)
+        _, ref = main_loop(reference)
+        verdict = "ok" if mine["share"] >= ref["share"] else "BELOW"
+        ok = ok and verdict == "ok"
+        print("%-6s %-14s %5.1f%% (%d MFMA, %d other)  vs  %-44s %5.1f%% (%d MFMA, %d other)" %
+              (verdict, kernel, 100 * mine["share"], mine["mfma"], mine["other"], reference.split("/")[-1],
+               100 * ref["share"], ref["mfma"], ref["other"]))
+    return 0 if ok else 1
+
+
+def scalar_loops(files):
+    ok = True
+    for path in files:
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for name, body in kernels(text):
+            for label, instrs, nested in loops(body):
+                a = analyse(instrs)
+                if a["mfma"] == 0:
+                    continue
+                readfirstlane = sum(1 for t in instrs if t.startswith("v_readfirstlane"))
+                bad = nested > 0 or readfirstlane > 0
+                ok = ok and not bad
+                print("%-4s %s %s: %d nested loops, %d readfirstlane" %
+                      ("BAD" if bad else "ok", path.split("/")[-1], name[-50:], nested, readfirstlane))
+    return 0 if ok else 1
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--kernel", default=None, help="substring of the kernel symbol")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--at-least", nargs="+", default=None, metavar="FILE:KERNEL=REFERENCE")
+    ap.add_argument("--scalar-loops", action="store_true",
+                    help="exit 1 if a kernel's main loop holds a nested loop or a readfirstlane: an "
+                         "operand the compiler put in VGPRs where an SGPR was meant (a waterfall loop)")
+    args = ap.parse_args(argv)
+    if args.at_least:
+        return compare(args.at_least)
+    if args.scalar_loops:
+        return scalar_loops(args.files)
+    rows = []
+    for path in args.files:
+        rows.extend((path, name, a) for name, a in main_loops(path, args.kernel))
+    if not rows:
+        print("mfma_loop_proxy: no main loop with MFMAs found", file=sys.stderr)
+        return 1
+    keys = ["mfma", "lds read", "lds write", "vmem load", "valu", "salu", "wait", "barrier", "s_setprio", "s_nop",
+            "branch"]
+    head = ["file", "kernel", "MFMA", "MFMA cyc", "other instr", "other cyc", "MFMA share", "LDS B/MFMA"] + keys[1:]
+    table = []
+    for path, name, a in rows:
+        table.append([path.split("/")[-1], name[-40:], str(a["mfma"]), str(a["mfma_cycles"]), str(a["other"]),
+                      str(a["other_cycles"]), "%.1f%%" % (100 * a["share"]), "%.0f" % a["lds_per_mfma"]] +
+                     [str(a["classes"].get(k, 0)) for k in keys[1:]])
+    if args.markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for row in table:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(head)]
+        print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+        for row in table:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,14 @@
+// Three stages are the async schedule's (direct-to-LDS); the four-cluster schedule keeps
+// the next tile in registers and runs two. Asking for both is refused.
+#include "tessera/gemm/mfma_config.hpp"
+
+using namespace tessera;
+
+#ifdef TESSERA_EXPECT_FAIL
+constexpr int kStages = 3;
+#else
+constexpr int kStages = 2;
+#endif
+using Config = gemm::MfmaConfig<Gfx950, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
+                                GemmShape<256, 256, 64>, schedule::PingPongFourClusters, kStages>;
+static_assert(sizeof(Config) > 0, "");
