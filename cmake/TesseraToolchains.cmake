@@ -215,3 +215,23 @@ function(tessera_cuda_ptxas_report out)
     COMMENT "ptxas report sm_${P_ARCH}: ${P_SOURCE}"
     VERBATIM)
 endfunction()
+
+# tessera_cuda_ptx(<out.ptx> SOURCE <file> ARCH <90a|100a>)
+# The PTX nvcc generates for one target (what the ISA tests FileCheck).
+function(tessera_cuda_ptx out)
+  cmake_parse_arguments(P "" "SOURCE;ARCH" "DEFINES;INCLUDES" ${ARGN})
+  set(defs)
+  foreach(d ${P_DEFINES})
+    list(APPEND defs -D${d})
+  endforeach()
+  set(incs)
+  foreach(i ${P_INCLUDES})
+    list(APPEND incs -I${i})
+  endforeach()
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_CUDA_COMPILER} -std=c++17 -O3 -I${PROJECT_SOURCE_DIR}/include ${defs} ${incs}
+            -gencode=arch=compute_${P_ARCH},code=sm_${P_ARCH} -ptx -x cu ${P_SOURCE} -o ${out}
+    DEPENDS ${P_SOURCE} ${TESSERA_HEADERS}
+    COMMENT "PTX sm_${P_ARCH}: ${P_SOURCE}"
+    VERBATIM)
+endfunction()

@@ -3,7 +3,7 @@
 //
 //   wave_index()          the work-item's wave within the workgroup, in an SGPR
 //   lane_index()          0..63 within the wave
-//   wave_barrier()        the lanes of this wave exchange data through LDS here
+// (wave_barrier(), where the lanes of one wave exchange data through LDS, is sched.hpp's.)
 //
 // Why wave_index goes through readfirstlane: thread_index() / 64 is the same in every
 // lane, but the compiler cannot prove it, so a branch on it (the asymmetric sync of a
@@ -16,6 +16,7 @@
 // tessera::amd::emulation, implemented by the wave emulator (issue 8).
 #pragma once
 
+#include "tessera/arch/amd/sched.hpp"
 #include "tessera/core/macros.hpp"
 
 #if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_AMD_DEVICE_PASS)
@@ -27,11 +28,6 @@ namespace emulation {
 unsigned wave_index();
 // The calling work-item's lane within its wave (work-item id % 64).
 unsigned lane_index();
-// Every lane of the calling wave reaches this point before any goes on, and LDS
-// writes of the wave's lanes before it are visible to its lanes after it. On the GPU
-// a wave's LDS operations are issued and completed in order, so the device pass needs
-// no instruction; an emulator that runs lanes one after another needs this point.
-void wave_barrier();
 }  // namespace emulation
 }  // namespace amd
 }  // namespace tessera
@@ -59,18 +55,6 @@ TESSERA_DEVICE TESSERA_FORCEINLINE unsigned lane_index() {
   return emulation::lane_index();
 #else
   return 0;
-#endif
-}
-
-// Lanes of one wave hand each other data through LDS across this point (a write by
-// lane i, then a read of it by lane j of the same wave). The device pass emits no
-// instruction (";wave barrier" in the assembly): it only keeps the compiler from
-// moving LDS accesses across it.
-TESSERA_DEVICE TESSERA_FORCEINLINE void wave_barrier() {
-#if defined(TESSERA_AMD_DEVICE_PASS)
-  __builtin_amdgcn_wave_barrier();
-#elif defined(TESSERA_AMD_EMULATION)
-  emulation::wave_barrier();
 #endif
 }
 

@@ -1,0 +1,14 @@
+// Six stages of a 128x256x64 tile (288 KiB) and the staging cannot fit 227 KiB: the plan names its buffers.
+#include "tessera/gemm/wgmma_config.hpp"
+
+using namespace tessera;
+using gemm::ClusterShape;
+using schedule::Cooperative;
+using schedule::Pingpong;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<1, 1>, 6>;
+#else
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<1, 1>, 4>;
+#endif
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -1,0 +1,101 @@
+// ISA checks of the Hopper tensor-core family (include/tessera/gemm/kernel/wgmma_gemm_kernel.hpp)
+// as users get it: wgmma_gemm_kernel<Config, Path>, explicitly instantiated for shipped
+// configurations and both paths, compiled by nvcc for sm_90a to PTX (FileCheck below) and
+// to a cubin with ptxas's resource report (no stack, no spills: resource_report.py). Each
+// configuration is a struct derived from its WgmmaConfig so its name shows in the kernel's
+// mangled symbol and the checks can find each kernel.
+//
+// Shared memory: the kernels use only dynamic shared memory (the plan's total, set by the
+// launcher); ptxas's report shows no static shared memory, and the GPU suite checks the
+// dynamic size against the plan ("wgmma kernels use exactly the planned shared memory").
+#include "tessera/gemm/wgmma_config.hpp"
+
+namespace wgmma_isa {
+using tessera::bfloat16_t;
+using tessera::ColumnMajor;
+using tessera::GemmShape;
+using tessera::half_t;
+using tessera::RowMajor;
+using tessera::gemm::ClusterShape;
+using tessera::gemm::WgmmaConfig;
+using tessera::schedule::Cooperative;
+using tessera::schedule::Pingpong;
+
+// The default tile (128x256x64, Cooperative), both operands K-major.
+struct Tn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor> {};
+// The benchmark's layout: B N-major (transposed in shared memory), fp16.
+struct Nn : WgmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor> {};
+// M-major A, column-major D (the column-major epilogue). (With an fp32 column-major D the
+// TMA path's epilogue spills 8-16 bytes: benchmark/notes/wgmma.md, open problems.)
+struct ColD : WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor> {};
+// Pingpong on 128x128 tiles.
+struct Pp : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 128, 64>,
+                        Pingpong> {};
+// A 2x1 cluster: B multicast.
+struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>,
+                        Cooperative, ClusterShape<2, 1>> {};
+}  // namespace wgmma_isa
+
+#if defined(__CUDACC__)
+#include "tessera/gemm/kernel/wgmma_gemm_kernel.hpp"
+
+namespace tessera::gemm {
+#define WGMMA_ISA_INSTANTIATE(C)                                                                        \
+  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, WgmmaPath::kTma>(                           \
+      const __grid_constant__ WgmmaParams<wgmma_isa::C>);                                               \
+  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, WgmmaPath::kGeneric>(                       \
+      const __grid_constant__ WgmmaParams<wgmma_isa::C>);
+WGMMA_ISA_INSTANTIATE(Tn)
+WGMMA_ISA_INSTANTIATE(Nn)
+WGMMA_ISA_INSTANTIATE(ColD)
+WGMMA_ISA_INSTANTIATE(Pp)
+WGMMA_ISA_INSTANTIATE(Cl)
+}  // namespace tessera::gemm
+#endif
+
+// ---- PTX checks (FileCheck --check-prefix=PTX) --------------------------------------------
+// Within one kernel the order of the roles' code is the compiler's, so each kernel's
+// expectations are unordered (DAG) between its label and the next.
+// Every kernel: the producer gives registers away, the consumers take them; TMA path: bulk
+// tensor loads completing on mbarriers, wgmma with the right shape and types, one group
+// kept in flight, mbarrier waits, TMA stores of the epilogue.
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE0E
+// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-DAG: mbarrier.arrive.expect_tx.release.cta.shared::cta.b64
+// PTX-DAG: mbarrier.try_wait.parity.shared::cta.b64
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// PTX-DAG: wgmma.commit_group.sync.aligned;
+// PTX-DAG: wgmma.wait_group.sync.aligned 1;
+// PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// PTX-DAG: fence.proxy.async.shared::cta;
+// The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs,
+// no tensor copies at all.
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE1E
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 88;
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 208;
+// PTX-DAG: cp.async.cg.shared.global
+// PTX-DAG: cp.async.mbarrier.arrive.noinc.shared::cta.b64
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2NnELNS0_9WgmmaPathE0E
+// fp16 with B N-major: the transpose bit of B is set (the last immediate).
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa4ColDELNS0_9WgmmaPathE0E
+// M-major A: the transpose bit of A too.
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2PpELNS0_9WgmmaPathE0E
+// Pingpong: each warpgroup's 128 rows are two m64n128 blocks; the turns are named barriers.
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX-DAG: bar.sync
+// PTX-DAG: bar.arrive
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2ClELNS0_9WgmmaPathE0E
+// A cluster: the shared B tile is multicast, consumers free stages in both CTAs, and the
+// waits on barriers other CTAs complete have cluster scope.
+// PTX-DAG: barrier.cluster.arrive
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+// PTX-DAG: mapa.shared::cluster.u32
+// PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
