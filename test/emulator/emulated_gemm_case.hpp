@@ -30,7 +30,16 @@ struct CaseShape {
   bool must_split = false; // with the workspace, require that a split was chosen
   bool in_place = false;   // C and D are the same buffer
   bool offset_pointers = false;  // operands start one element into their allocation
+  std::int64_t ld_multiple = 1;  // every leading dimension rounded up to a multiple of this
+                                 // (elements) before `pad` is added: 8 keeps 16-bit lines
+                                 // 16-byte aligned whatever K, M or N
 };
+
+// The leading dimension of a case: the layout's minimum, rounded up, padded.
+inline std::int64_t case_ld(const CaseShape& s, std::int64_t min_ld, std::int64_t pad) {
+  const std::int64_t m = s.ld_multiple > 0 ? s.ld_multiple : 1;
+  return (min_ld + m - 1) / m * m + pad;
+}
 
 // A host buffer with kGuard poisoned elements after it, registered with the emulator.
 template <class T>
@@ -64,8 +73,9 @@ struct EmulatedResult {
   std::string reports;              // describe_all() after the run
 };
 
+// `base`: emulator options for the run (tracing, ...); its target is set to Config's.
 template <class Config>
-EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed) {
+EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed, emu::Options base = {}) {
   using namespace tessera;
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
@@ -73,15 +83,14 @@ EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed) {
   using LA = typename Config::LayoutA;
   using LB = typename Config::LayoutB;
   using LC = typename Config::LayoutC;
-  emu::Options options;
-  options.target = target_of<Config>();
-  emu::ScopedOptions scope(options);
+  base.target = target_of<Config>();
+  emu::ScopedOptions scope(base);
   emu::clear_reports();
 
-  const std::int64_t lda = LA::min_ld(s.M, s.K) + s.pad;
-  const std::int64_t ldb = LB::min_ld(s.K, s.N) + s.pad;
-  const std::int64_t ldc = LC::min_ld(s.M, s.N) + s.pad;
-  const std::int64_t ldd = s.in_place ? ldc : LC::min_ld(s.M, s.N) + 2 * s.pad;
+  const std::int64_t lda = case_ld(s, LA::min_ld(s.M, s.K), s.pad);
+  const std::int64_t ldb = case_ld(s, LB::min_ld(s.K, s.N), s.pad);
+  const std::int64_t ldc = case_ld(s, LC::min_ld(s.M, s.N), s.pad);
+  const std::int64_t ldd = s.in_place ? ldc : case_ld(s, LC::min_ld(s.M, s.N), 2 * s.pad);
   const std::int64_t off = s.offset_pointers ? 1 : 0;
   auto alloc = [&](std::int64_t span) { return std::size_t(off + (span > 0 ? span : 1)); };
   std::vector<EA> a(alloc(matrix_span<LA>(s.M, s.K, lda)));
@@ -125,17 +134,17 @@ EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed) {
 // The emulated counterpart of the GPU suite's check_gemm: right result, nothing written
 // outside the matrix, no report of any kind.
 template <class Config>
-void check_emulated_gemm(const CaseShape& s) {
+void check_emulated_gemm(const CaseShape& s, const emu::Options& base = {}) {
   using namespace tessera;
   const std::uint64_t seed = test::fresh_seed();
   INFO("EMULATED " << Config::Arch::kName << ": M=" << s.M << " N=" << s.N << " K=" << s.K
-                   << " pad=" << s.pad << " alpha=" << s.alpha << " beta=" << s.beta
+                   << " pad=" << s.pad << " ld_multiple=" << s.ld_multiple << " alpha=" << s.alpha << " beta=" << s.beta
                    << " workspace=" << s.workspace << " in_place=" << s.in_place
                    << " offset=" << s.offset_pointers << " seed=" << seed << " A="
                    << type_name<typename Config::ElementA>::value << "/" << Config::LayoutA::kName
                    << " B=" << type_name<typename Config::ElementB>::value << "/" << Config::LayoutB::kName
                    << " C=" << type_name<typename Config::ElementC>::value << "/" << Config::LayoutC::kName);
-  const EmulatedResult r = run_emulated_gemm<Config>(s, seed);
+  const EmulatedResult r = run_emulated_gemm<Config>(s, seed, base);
   INFO("status " << status_name(r.status) << ", workspace bytes " << r.workspace_bytes);
   INFO(r.reports);
   INFO(r.compare.describe());
