@@ -1,7 +1,7 @@
 // The MFMA configurations of one schedule mutant (test/emulator/CMakeLists.txt,
 // tessera_schedule_mutant), built against the mutated copy of schedule/amd_pingpong.hpp
-// that comes first on the include path: the schedule's shipped configurations on both
-// targets (mutation_mfma_gemm.cpp runs them).
+// that comes first on the include path: the configurations mutation_mfma_configs.hpp
+// names (mutation_mfma_gemm.cpp runs them).
 #define EMU_TEST_DEFINE_GEMM 1
 #define EMU_TEST_MFMA_FAMILY 1
 #include "emulated_gemm.hpp"
