@@ -32,8 +32,9 @@ bool caught(const CaseShape& s, Expect expect) {
   const bool wrong = r.status != tessera::Status::kSuccess || !r.compare.passed(r.tolerance);
   const ScheduleOrder order = schedule_order(0, Config::kWaves);
   const bool disordered = !keeps_schedule_order<Config>(order);
-  std::printf("%s %s, M=%lld N=%lld K=%lld: %s%s%s%s\n", Config::Arch::kName, Config::Schedule::kName,
-              (long long)s.M, (long long)s.N, (long long)s.K, reported ? "reports; " : "",
+  using I = typename Config::Instruction;
+  std::printf("%s %s, MFMA %dx%dx%d, M=%lld N=%lld K=%lld: %s%s%s%s\n", Config::Arch::kName,
+              Config::Schedule::kName, I::kM, I::kN, I::kK, (long long)s.M, (long long)s.N, (long long)s.K, reported ? "reports; " : "",
               wrong ? "wrong result; " : "", disordered ? "schedule order broken; " : "",
               (expect == Expect::kRace ? raced : disordered) ? "CAUGHT" : "NOT CAUGHT as expected");
   if (wrong) std::printf("  %s: %s\n", tessera::status_name(r.status), r.compare.describe().c_str());
