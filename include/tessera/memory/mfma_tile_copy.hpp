@@ -250,13 +250,17 @@ struct MfmaTileCopy {
         regs[v] = amd::buffer_load<16>(r, offset[v], soffset);
       }
     }
-    if constexpr (kLastElement) last_element(end);
+    // Only an operand that ends mid-dword needs it: a wave-uniform (scalar) branch, so that
+    // the common case (even K, M, N) pays one scalar test in the prologue.
+    if constexpr (kLastElement) {
+      if ((end & 2u) != 0u) last_element(end);
+    }
   }
 
-  // The operand's last element (at end - 2 from the tile) into the register that holds it.
-  // Every lane loads it (one address; 2 bytes are never cut by the range check); the lane
-  // whose 16-byte piece covers it ORs it into place: into a dword the rounded-down
-  // descriptor read as 0 when the operand ends mid-dword, else onto the same bits.
+  // The operand's last element (at end - 2 from the tile, the low half of a dword the
+  // rounded-down descriptor read as 0) into the register that holds it. Every lane loads it
+  // (one address; 2 bytes are never cut by the range check); the lane whose 16-byte piece
+  // covers it ORs it into place.
   TESSERA_DEVICE TESSERA_FORCEINLINE void last_element(std::uint32_t end) {
     const std::uint32_t last = end - 2u;
     const std::uint32_t value = amd::buffer_load<2>(checked_resource(), last);
