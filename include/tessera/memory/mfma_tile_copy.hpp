@@ -223,7 +223,7 @@ struct MfmaTileCopy {
   static constexpr bool kUseScalarOffset = !kChecked && kKContiguousGlobal;
 
   // The tile at the cursor -> registers: kLoads VMEM instructions, in ticket order (the
-  // checked form, the prologue's, one more: see kLastElement).
+  // checked form, the prologue's, may issue one more: last_element()).
   template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
     // The prologue's 16-byte loads: the descriptor ends at the operand's last whole dword
@@ -257,20 +257,19 @@ struct MfmaTileCopy {
     }
   }
 
-  // The operand's last element (at end - 2 from the tile, the low half of a dword the
-  // rounded-down descriptor read as 0) into the register that holds it. Every lane loads it
-  // (one address; 2 bytes are never cut by the range check); the lane whose 16-byte piece
-  // covers it ORs it into place.
+  // The operand's last element, at end - 2 from the tile (end % 4 == 2): the low half of a
+  // dword the rounded-down descriptor read as 0, into the register that holds it. Every
+  // lane loads it (one address; 2 bytes are never cut by the range check); the lane whose
+  // 16-byte piece covers it ORs it into place (pieces start 16-byte aligned, so the dword
+  // is piece dword (last - offset) / 4).
   TESSERA_DEVICE TESSERA_FORCEINLINE void last_element(std::uint32_t end) {
     const std::uint32_t last = end - 2u;
     const std::uint32_t value = amd::buffer_load<2>(checked_resource(), last);
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
-      const std::uint32_t d = last - offset[v];  // >= 16 (wrapping) unless this piece holds it
+      const std::uint32_t d = last - offset[v];  // wraps past 16 unless this piece holds it
       TESSERA_UNROLL
-      for (int h = 0; h < 4; ++h) {
-        regs[v][h] |= d - 4u * h < 4u ? value << (8u * (d & 2u)) : 0u;
-      }
+      for (int h = 0; h < 4; ++h) regs[v][h] |= d == 4u * h ? value : 0u;
     }
   }
 
