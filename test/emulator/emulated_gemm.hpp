@@ -3,11 +3,27 @@
 // so that the tests themselves stay plain host code.
 #pragma once
 #include <cstddef>
+#include <tuple>
 
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 
 namespace emu_test {
+
+// The configuration lists (fma_configs.hpp, mfma_gemm_configs.hpp) are X-macros over
+// parenthesised types (the types hold commas); this takes the parentheses off:
+// Unparen<void (T)>::type is T.
+template <class T>
+struct Unparen;
+template <class T>
+struct Unparen<void(T)> {
+  using type = T;
+};
+#define EMU_TEST_TUPLE_ITEM(C) , std::tuple<::emu_test::Unparen<void C>::type>{}
+// std::tuple of a list's configurations (for Catch's TEMPLATE_LIST_TEST_CASE).
+#define EMU_TEST_TUPLE(LIST) decltype(std::tuple_cat(std::tuple<>{} LIST(EMU_TEST_TUPLE_ITEM)))
+// The explicit instantiations of a list, in the instrumented translation units.
+#define EMU_TEST_INSTANTIATE(C) template struct ::emu_test::EmulatedGemm<::emu_test::Unparen<void C>::type>;
 
 template <class Config>
 struct EmulatedGemm {
@@ -19,9 +35,15 @@ struct EmulatedGemm {
 
 }  // namespace emu_test
 
-// For the instrumented translation units: defines EmulatedGemm<Config> through the host API.
+// For the instrumented translation units: defines EmulatedGemm<Config> through the host API
+// (the translation unit includes its family's header: fma_gemm.hpp by default, or
+// mfma_gemm.hpp with EMU_TEST_MFMA_FAMILY).
 #if defined(EMU_TEST_DEFINE_GEMM)
+#if defined(EMU_TEST_MFMA_FAMILY)
+#include "tessera/gemm/mfma_gemm.hpp"
+#else
 #include "tessera/gemm/fma_gemm.hpp"
+#endif
 
 namespace emu_test {
 template <class Config>

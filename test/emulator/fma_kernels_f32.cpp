@@ -5,6 +5,5 @@
 #include "fma_configs.hpp"
 
 namespace emu_test {
-#define EMU_TEST_INSTANTIATE(C) template struct EmulatedGemm<Unparen<void C>::type>;
 EMU_TEST_FMA_F32_CONFIGS(EMU_TEST_INSTANTIATE)
 }  // namespace emu_test

@@ -20,7 +20,7 @@ const CaseShape kSweep[] = {
     {129, 127, 65, 0, -1.5f, 0.25f},
     {257, 130, 17, 4, 2.0f, 0.0f},
     {300, 260, 48, 0, 1.0f, 0.0f},  // every dimension a multiple of 4: the vector paths
-    {16, 300, 600, 0, 1.0f, 1.0f, false, true},  // few tiles, deep K: split-K with a workspace
+    {16, 300, 600, 0, 1.0f, 1.0f, false, false, false, true},  // few tiles, deep K: must split
 };
 
 template <class Config>

@@ -1,132 +1,77 @@
-// Emulated tests of the AMD MFMA GEMM (label `emulator`): every shipped configuration
+// The AMD MFMA GEMM (issue 9) on the wave emulator: every shipped configuration
 // (examples/mfma_configs.hpp: every schedule, both MFMA sizes, both input types, the three
-// output types, all four A/B layouts) runs through Gemm<Config>::run on the wave emulator
-// (issue 8) against the float64 reference, on a CI-sized set of shapes: odd sizes, K tails
-// (K % BlockK != 0 and K < BlockK), beta != 0, C == D, unaligned leading dimensions (the
-// element-gather variant), alpha != 1. The emulator's LDS race detector runs throughout.
-// Results are "emulated", never "ran on AMD".
+// output types, all four A/B layouts, gfx942 and gfx950, and each one's unaligned kernel)
+// through Gemm<Config>::run on CI-sized shapes (mfma_gemm_cases.hpp: odd sizes, K tails,
+// K < BlockK, beta != 0, C == D, unaligned leading dimensions and pointers), against the
+// float64 reference, with the LDS race detector on and no report of any kind allowed.
+// Each ping-pong schedule's order is also read back from the emulator's trace: the two
+// wave groups of the 8-wave schedules never issue MFMAs in the same barrier interval, and
+// the dot clusters run at raised priority.
 //
-// Built only with -DTESSERA_BUILD_MFMA_EMULATED=ON (test/emulator/CMakeLists.txt), a host
-// build with TESSERA_AMD_EMULATION by clang, linked with the emulator. What this file
-// assumes of the emulator, beyond the hooks the headers declare (docs in the report):
-//   tessera::amd::emulation::select_target(const char* gfx)   which gfx target (and so
-//                                                              which MFMAs and LDS size)
-//                                                              current_device() reports
-// Each test case names its schedule in brackets ([four], [async], ...) so that
-// scripts/mfma_emulator_mutation_check.sh can run one schedule's cases against a mutant.
+// These results are EMULATED (docs/emulator.md), not runs on an AMD GPU. One ctest entry
+// per schedule (test/emulator/CMakeLists.txt: emulator.mfma_gemm.<tag>).
 #include <catch2/catch.hpp>
 
-#include <cstdint>
-#include <vector>
+#include "mfma_gemm_cases.hpp"
+#include "mfma_gemm_configs.hpp"
 
-#include "mfma_configs.hpp"
-#include "reference_gemm.hpp"
-#include "tessera/gemm/mfma_gemm.hpp"
-
-namespace tessera::amd::emulation {
-void select_target(const char* gfx);  // provided by the emulator (see the header comment)
-}  // namespace tessera::amd::emulation
-
+namespace emu_test {
 namespace {
-
-using namespace tessera;
-using namespace tessera::test;
-
-struct Shape {
-  std::int64_t M, N, K;
-  std::int64_t pad;  // added to every leading dimension: odd pads take the gather variant
-  float alpha, beta;
-  bool in_place;     // C and D are one buffer
-};
-
-// Shapes relative to the block tile, so that every configuration sees edge tiles in M and
-// N, a partial K tile, and K < BlockK. Kept small: the emulator runs every lane on the host.
-template <class Config>
-std::vector<Shape> shapes() {
-  const std::int64_t bm = Config::kBlockM, bn = Config::kBlockN, bk = Config::kBlockK;
-  return {
-      {bm, bn, 2 * bk, 0, 1.0f, 0.0f, false},                  // whole tiles, aligned
-      {bm + 17, bn - 5, 2 * bk + 9, 0, 1.0f, 0.5f, false},     // edges, K tail, beta
-      {bm - 3, 2 * bn + 1, bk - 7, 8, -1.5f, 0.0f, false},     // K < BlockK, padded ld
-      {bm + 1, bn + 2, 3 * bk + 1, 1, 1.0f, 1.0f, true},       // unaligned ld (gather), C == D
-      {33, 47, 5, 0, 2.0f, -1.0f, false},                      // smaller than one tile
-  };
-}
-
-template <class Config>
-void run_case(const Shape& s) {
-  using EA = typename Config::ElementA;
-  using EB = typename Config::ElementB;
-  using EC = typename Config::ElementC;
-  using LA = typename Config::LayoutA;
-  using LB = typename Config::LayoutB;
-  using LC = typename Config::LayoutC;
-  const std::uint64_t seed = fresh_seed();
-  INFO(Config::Arch::kName << " " << Config::Schedule::kName << " M=" << s.M << " N=" << s.N << " K=" << s.K
-                           << " pad=" << s.pad << " alpha=" << s.alpha << " beta=" << s.beta
-                           << " in_place=" << s.in_place << " seed=" << seed);
-  const std::int64_t lda = LA::min_ld(s.M, s.K) + s.pad;
-  const std::int64_t ldb = LB::min_ld(s.K, s.N) + s.pad;
-  const std::int64_t ldc = LC::min_ld(s.M, s.N) + s.pad;
-  const std::int64_t ldd = s.in_place ? ldc : LC::min_ld(s.M, s.N) + 2 * s.pad;
-  // The async schedule needs 16-byte lines (its direct-to-LDS loads have no narrower form);
-  // its unaligned shapes are refused by can_implement, which test_mfma_schedule covers.
-  if (Config::kDirectToLds && ((lda * 2) % 16 != 0 || (ldb * 2) % 16 != 0)) return;
-  // std::vector's storage is 16-byte aligned (operator new on x86-64).
-  auto aligned = [](auto& v) { return v.data(); };
-  std::vector<EA> a(std::size_t(matrix_span<LA>(s.M, s.K, lda)) + 8);
-  std::vector<EB> b(std::size_t(matrix_span<LB>(s.K, s.N, ldb)) + 8);
-  std::vector<EC> c(std::size_t(matrix_span<LC>(s.M, s.N, ldc)) + 8);
-  std::vector<EC> d(std::size_t(matrix_span<LC>(s.M, s.N, ldd)) + 8);
-  fill_random(a, seed);
-  fill_random(b, seed + 1);
-  fill_random(c, seed + 2);
-  poison(d);
-  if (s.in_place) d = c;
-  gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, aligned(a), lda, aligned(b), ldb, aligned(c), ldc,
-                                   s.in_place ? aligned(c) : aligned(d), s.in_place ? ldc : ldd, s.alpha, s.beta};
-  const std::vector<double> ref = reference_gemm_f64<LA, LB, LC>(
-      gemm::Arguments<EA, EB, EC>{s.M, s.N, s.K, a.data(), lda, b.data(), ldb, c.data(), ldc, nullptr, args.ldd,
-                                  s.alpha, s.beta});
-  const Status st = gemm::Gemm<Config>::run(args);
-  INFO("status " << status_name(st));
-  REQUIRE(st == Status::kSuccess);
-  const CompareResult r = compare<LC>(s.M, s.N, args.D, args.ldd, ref.data(), args.ldd);
-  INFO(r.describe());
-  CHECK(r.unwritten == 0);
-  CHECK(r.nan == 0);
-  CHECK(r.rel_fro <= tolerance<EA, EC>(s.K));
-  if (!s.in_place) CHECK(count_padding_writes<LC>(s.M, s.N, d, args.ldd) == 0);
-}
 
 template <class Config>
 void sweep() {
-  amd::emulation::select_target(Config::Arch::kName);
-  for (const Shape& s : shapes<Config>()) run_case<Config>(s);
+  INFO("schedule: " << Config::Schedule::kName << ", " << Config::kWaves << " waves, tile " << Config::kBlockM
+                    << "x" << Config::kBlockN << "x" << Config::kBlockK);
+  for (const CaseShape& s : mfma_shapes<Config>(true)) check_emulated_gemm<Config>(s);
+  if constexpr (!Config::kDirectToLds) {
+    for (const CaseShape& s : mfma_shapes<Config>(false)) check_emulated_gemm<Config>(s);
+  } else {
+    // No unaligned kernel: refused before any launch (the host API's requirements).
+    for (const CaseShape& s : mfma_shapes<Config>(false)) {
+      const EmulatedResult r = run_emulated_gemm<Config>(s, 1);
+      INFO("M=" << s.M << " N=" << s.N << " K=" << s.K << ": " << tessera::status_name(r.status));
+      CHECK((r.status == tessera::Status::kErrorMisalignedA || r.status == tessera::Status::kErrorMisalignedB));
+    }
+  }
+  // The schedule's order, on the shape with the most K tiles (the last aligned one).
+  namespace emu = tessera::amd::emulation;
+  emu::Options traced;
+  traced.record_trace = true;
+  const CaseShape s = mfma_shapes<Config>(true).back();
+  check_emulated_gemm<Config>(s, traced);
+  const ScheduleOrder o = schedule_order(0, Config::kWaves);
+  INFO(o.describe());
+  CHECK(keeps_schedule_order<Config>(o));
 }
-
-namespace cfg = examples::mfma;
 
 }  // namespace
+}  // namespace emu_test
 
-TEST_CASE("MFMA GEMM, no ping-pong (emulated)", "[emulator][mfma][baseline]") {
-  sweep<cfg::Baseline<Gfx942>>();
-  sweep<cfg::Baseline<Gfx950>>();
+namespace mfma = examples::mfma;
+using emu_test::sweep;
+using tessera::Gfx942;
+using tessera::Gfx950;
+
+TEST_CASE("emulated: MFMA GEMM, no ping-pong", "[emulator][mfma][baseline]") {
+  sweep<mfma::Baseline<Gfx942>>();
+  sweep<mfma::Baseline<Gfx950>>();
 }
-TEST_CASE("MFMA GEMM, one-cluster ping-pong (emulated)", "[emulator][mfma][one]") {
-  sweep<cfg::OneCluster<Gfx942>>();
-  sweep<cfg::OneCluster<Gfx950>>();
-  sweep<cfg::OneCluster16<Gfx942>>();
-  sweep<cfg::OneCluster16<Gfx950>>();
+TEST_CASE("emulated: MFMA GEMM, one-cluster ping-pong", "[emulator][mfma][one]") {
+  sweep<mfma::OneCluster<Gfx942>>();
+  sweep<mfma::OneCluster<Gfx950>>();
 }
-TEST_CASE("MFMA GEMM, two-cluster ping-pong (emulated)", "[emulator][mfma][two]") {
-  sweep<cfg::TwoClusters<Gfx942>>();
-  sweep<cfg::TwoClusters<Gfx950>>();
+TEST_CASE("emulated: MFMA GEMM, one-cluster ping-pong with 16x16 MFMAs", "[emulator][mfma][one16]") {
+  sweep<mfma::OneCluster16<Gfx942>>();
+  sweep<mfma::OneCluster16<Gfx950>>();
 }
-TEST_CASE("MFMA GEMM, four-cluster ping-pong (emulated)", "[emulator][mfma][four]") {
-  sweep<cfg::FourClusters<Gfx942>>();
-  sweep<cfg::FourClusters<Gfx950>>();
+TEST_CASE("emulated: MFMA GEMM, two-cluster ping-pong", "[emulator][mfma][two]") {
+  sweep<mfma::TwoClusters<Gfx942>>();
+  sweep<mfma::TwoClusters<Gfx950>>();
 }
-TEST_CASE("MFMA GEMM, gfx950 async direct-to-LDS (emulated)", "[emulator][mfma][async]") {
-  sweep<cfg::Async>();
+TEST_CASE("emulated: MFMA GEMM, four-cluster ping-pong", "[emulator][mfma][four]") {
+  sweep<mfma::FourClusters<Gfx942>>();
+  sweep<mfma::FourClusters<Gfx950>>();
+}
+TEST_CASE("emulated: MFMA GEMM, gfx950 async direct-to-LDS", "[emulator][mfma][async]") {
+  sweep<mfma::Async>();
 }

@@ -1,5 +1,7 @@
 // One GPU GEMM check: random inputs, poisoned outputs (and a poisoned guard region past
-// every buffer), the kernel, then the float64 reference, element by element.
+// every buffer), the kernel, then the float64 reference, element by element. The host
+// half (shape, operands, reference, output checks) is test/support/gemm_case_host.hpp,
+// shared with the wave emulator's suite.
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -8,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference_gemm.hpp"
+#include "gemm_case_host.hpp"
 #include "tessera/gemm/gemm.hpp"  // the family header is included by the test first
 
 namespace tessera::test {
@@ -44,17 +46,6 @@ struct DeviceBuffer {
   }
 };
 
-struct CaseShape {
-  std::int64_t M, N, K;
-  std::int64_t pad = 0;        // added to every leading dimension
-  float alpha = 1.0f, beta = 0.0f;
-  bool in_place = false;       // C and D are the same buffer
-  bool offset_pointers = false;  // operands start one element into their allocation
-  bool workspace = false;        // pass workspace_size() bytes: split-K where it applies
-  bool must_split = false;       // and require that a split was chosen
-  std::int64_t ld_multiple = 1;  // round every leading dimension up to a multiple of this
-};
-
 // Called with the device Arguments before the run, e.g. to check which path they take.
 struct NoArgsCheck {
   template <class Args>
@@ -66,44 +57,15 @@ void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using EC = typename Config::ElementC;
-  using LA = typename Config::LayoutA;
-  using LB = typename Config::LayoutB;
-  using LC = typename Config::LayoutC;
   const std::uint64_t seed = fresh_seed();
-  INFO("M=" << s.M << " N=" << s.N << " K=" << s.K << " pad=" << s.pad << " alpha=" << s.alpha
-            << " beta=" << s.beta << " in_place=" << s.in_place << " offset=" << s.offset_pointers
-            << " workspace=" << s.workspace
-            << " seed=" << seed << " A=" << type_name<EA>::value << "/" << LA::kName
-            << " B=" << type_name<EB>::value << "/" << LB::kName
-            << " C=" << type_name<EC>::value << "/" << LC::kName);
-  auto ld = [&](std::int64_t min_ld, std::int64_t pad) {
-    return (min_ld + pad + s.ld_multiple - 1) / s.ld_multiple * s.ld_multiple;
-  };
-  const std::int64_t lda = ld(LA::min_ld(s.M, s.K), s.pad);
-  const std::int64_t ldb = ld(LB::min_ld(s.K, s.N), s.pad);
-  const std::int64_t ldc = ld(LC::min_ld(s.M, s.N), s.pad);
-  const std::int64_t ldd = s.in_place ? ldc : ld(LC::min_ld(s.M, s.N), 2 * s.pad);
-  const std::int64_t off = s.offset_pointers ? 1 : 0;
-  auto alloc = [&](std::int64_t span) { return std::size_t(off + (span > 0 ? span : 1)); };
+  INFO(describe_case<Config>(s, seed));
+  const HostCase<Config> host(s, seed);
 
-  std::vector<EA> a(alloc(matrix_span<LA>(s.M, s.K, lda)));
-  std::vector<EB> b(alloc(matrix_span<LB>(s.K, s.N, ldb)));
-  std::vector<EC> c(alloc(matrix_span<LC>(s.M, s.N, ldc)));
-  std::vector<EC> d(alloc(matrix_span<LC>(s.M, s.N, ldd)));
-  fill_random(a, seed);
-  fill_random(b, seed + 1);
-  fill_random(c, seed + 2);
-  poison(d);
-  if (s.in_place) d = c;
-
-  DeviceBuffer<EA> da(a);
-  DeviceBuffer<EB> db(b);
-  DeviceBuffer<EC> dc(c);
-  DeviceBuffer<EC> dd(d);
-  EC* d_out = s.in_place ? dc.ptr : dd.ptr;
-  gemm::Arguments<EA, EB, EC> args{s.M, s.N, s.K, da.ptr + off, lda, db.ptr + off, ldb,
-                                   dc.ptr + off, ldc, d_out + off, s.in_place ? ldc : ldd,
-                                   s.alpha, s.beta};
+  DeviceBuffer<EA> da(host.a);
+  DeviceBuffer<EB> db(host.b);
+  DeviceBuffer<EC> dc(host.c);
+  DeviceBuffer<EC> dd(host.d);
+  const gemm::Arguments<EA, EB, EC> args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
   args_check(args);
   const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
@@ -119,29 +81,12 @@ void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
   REQUIRE_CUDA(cudaDeviceSynchronize());
   if (workspace != nullptr) REQUIRE_CUDA(cudaFree(workspace));
 
-  const std::vector<EC> out = (s.in_place ? dc : dd).download_with_guard();
-  // The reference runs on the host copies with the same offsets and leading dimensions.
-  gemm::Arguments<EA, EB, EC> host{s.M, s.N, s.K, a.data() + off, lda, b.data() + off, ldb,
-                                   c.data() + off, ldc, nullptr, args.ldd, s.alpha, s.beta};
-  const std::vector<double> ref = reference_gemm_f64<LA, LB, LC>(host);
-  const std::vector<EC> out_matrix(out.begin() + off, out.begin() + std::ptrdiff_t(off + matrix_span<LC>(s.M, s.N, args.ldd)));
-  if (s.M > 0 && s.N > 0) {
-    const CompareResult r = compare<LC>(s.M, s.N, out_matrix.data(), args.ldd, ref.data(), args.ldd);
-    INFO(r.describe());
-    CHECK(r.unwritten == 0);
-    CHECK(r.nan == 0);
-    CHECK(r.rel_fro <= tolerance<EA, EC>(s.K));
-  }
-  // Nothing outside the M x N matrix changed: the padding (when D was poisoned) and the
-  // guard after the allocation.
-  if (!s.in_place) {
-    std::vector<EC> whole(out.begin() + off, out.end() - DeviceBuffer<EC>::kGuard);
-    CHECK(count_padding_writes<LC>(s.M, s.N, whole, args.ldd) == 0);
-    if (off) CHECK(is_poison(out[0]));
-  }
-  for (std::size_t g = out.size() - DeviceBuffer<EC>::kGuard; g < out.size(); ++g) {
-    REQUIRE(is_poison(out[g]));
-  }
+  // The result against the float64 reference (same offsets and leading dimensions), and
+  // nothing outside the M x N matrix changed: the padding (when D was poisoned), the
+  // element before an offset D and the guard after the allocation.
+  const CaseOutcome r = host.check_output((s.in_place ? dc : dd).download_with_guard(), DeviceBuffer<EC>::kGuard);
+  INFO(r.compare.describe());
+  CHECK_CASE_OUTCOME(s, r);
 }
 
 }  // namespace tessera::test

@@ -109,32 +109,35 @@ TEST_CASE("Shipped MFMA configurations: schedule, waves, registers, LDS", "[mfma
   describe<cfg::Async>("async");
 }
 
-TEST_CASE("PartialFirstKOrder: every K tile once, the partial one first, cursor = positions", "[mfma][k_order]") {
-  using gemm::PartialFirstKOrder;
+TEST_CASE("LastFirstKOrder: every K tile once, the last one first, cursor = positions", "[mfma][k_order]") {
+  using gemm::LastFirstKOrder;
+  REQUIRE(LastFirstKOrder::make(0, 64).tiles() == 0);
   for (int bk : {32, 64, 128}) {
     for (int k = 1; k <= 5 * bk + 7; ++k) {
-      const auto o = PartialFirstKOrder::make(k, bk);
+      const auto o = LastFirstKOrder::make(k, bk);
       const int tiles = (k + bk - 1) / bk;
       REQUIRE(o.tiles() == tiles);
-      // Positions 0 .. tiles-1 cover every K tile exactly once, the partial one first.
+      // Positions 0 .. tiles-1 cover every K tile exactly once, the last one (the only one
+      // that may be partial, and the only one holding K - 1) first.
       std::vector<int> seen(tiles, 0);
       for (int pos = 0; pos < tiles; ++pos) ++seen[o.tile_at(pos)];
       for (int n : seen) REQUIRE(n == 1);
-      if (k % bk != 0) REQUIRE(o.tile_at(0) == tiles - 1);
+      REQUIRE(o.tile_at(0) == tiles - 1);
       REQUIRE(o.first_tile_depth(k, bk) > 0);
       REQUIRE(o.first_tile_depth(k, bk) <= bk);
       REQUIRE(o.first_tile_depth(k, bk) == std::min(bk, k - o.tile_at(0) * bk));
       // The kernel's cursor: position 0, a jump to position 1, then step() after each load;
       // it agrees with tile_at, and the loop's run-ahead loads (up to two past the end)
-      // only ever name whole tiles (or tile 0 when there is none, whose loads read 0).
+      // only ever name tiles before the last (or tile 0 when there is none, whose loads
+      // read 0: limit_to_whole_tiles).
       int cursor = o.first_tile();
       REQUIRE(cursor == o.tile_at(0));
       cursor += o.full_index(1) - o.first_tile();
       for (int pos = 1; pos < tiles + 3; ++pos) {
         REQUIRE(cursor == o.tile_at(pos));
         REQUIRE(cursor >= 0);
-        if (o.n_full > 0) REQUIRE(cursor < o.n_full);
-        if (o.n_full == 0) REQUIRE(cursor == 0);
+        if (o.n_rest > 0) REQUIRE(cursor < o.n_rest);
+        if (o.n_rest == 0) REQUIRE(cursor == 0);
         cursor += o.step(pos) ? 1 : 0;
       }
     }

@@ -84,7 +84,7 @@ struct KernelLauncher<MfmaFamily, Config> {
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd, a.alpha, a.beta,
                 a.beta != 0.0f && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd)};
     p.scheduler = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
-    p.k_order = PartialFirstKOrder::make(int(a.K), Config::kBlockK);
+    p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
 
     LaunchShape shape;
     shape.grid_x = unsigned(p.scheduler.num_tiles());

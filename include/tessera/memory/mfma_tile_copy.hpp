@@ -20,8 +20,16 @@
 // operands of 4 GiB or more (kErrorOffsetOverflow). Lanes past the operand's end read 0 through
 // the descriptor's range check, and lanes past M / N inside it read values only outputs
 // past M / N ever see: edge tiles take no branch. Only K matters inside a tile row: the
-// first tile a block loads is the partial K tile (if any), masked once in the prologue
-// (mask_k), so the main loop's tiles are all whole.
+// first tile a block loads is the last K tile (gemm/k_tile_order.hpp), masked once in the
+// prologue when partial (mask_k), so the main loop's tiles are all whole.
+//
+// The operand's last dword: when an operand ends at an odd element (an odd K for a
+// K-contiguous operand, an odd M or N for the others), its last dword holds the last
+// element and two bytes past the operand. Whether the range check returns such a dword's
+// in-range half or zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
+// emulator reads 0 and reports it), so no 16-byte load may rely on it: only the
+// prologue's checked load reaches the operand's last K line, and it ends its descriptor at
+// the last whole dword and loads the last element on its own (load<true>).
 //
 // Direct-to-LDS (gfx950, the async schedule): load_direct() sends each wave's 1 KiB LDS
 // chunks straight from global memory, lane i's 16 bytes landing at chunk + 16 i. The
@@ -146,8 +154,8 @@ struct MfmaTileCopy {
   const char* origin;         // element (row 0 of this block's tile, k = 0)
   std::uint32_t span;         // bytes from `origin` to one past the operand's last element
                               // (the host keeps each operand below 4 GiB: 32 bits hold it)
-  std::uint32_t loop_span;    // num_records of the fixed descriptor (below): `span`, or 0
-                              // when K has no whole tile (every lane then reads 0)
+  std::uint32_t loop_span;    // the most num_records the main loop's descriptors (below) get:
+                              // `span`, or 0 when K <= BK (every lane then reads 0)
   std::uint32_t k_bytes;      // bytes from `origin` to the current K tile
   std::uint32_t step;         // bytes from one K tile to the next
   std::uint32_t ld_bytes;     // leading dimension in bytes
@@ -191,16 +199,20 @@ struct MfmaTileCopy {
   //  checked  a descriptor moved to the tile (base + k_bytes, span - k_bytes): every lane
   //           is range-checked against the operand's end, whatever it reads. The prologue
   //           uses it (its tile may be the partial one, whose rows reach past K), and so do
-  //           M/N-contiguous operands, whose last K row ends at the operand's end;
+  //           M/N-contiguous operands (a lane past M / N in a tile's last K row may reach
+  //           past the operand's end);
   //  fixed    the block's descriptor (computed once: loop-invariant) with the K offset in
   //           the instruction's scalar offset, which the range check does not see. Safe
   //           for the main loop's whole tiles of a K-contiguous operand: a lane in a row
   //           past M has an offset past `span` (rows are ld apart and K <= ld) and reads 0,
   //           and a lane in a row inside ends at most at that row's K-th element. It saves
   //           rebuilding the descriptor every iteration (5-6 scalar instructions per operand).
-  //           With no whole tile (K < BK) the loop's loads have nothing safe to fetch (they
-  //           run ahead into positions never read back): limit_to_whole_tiles() makes them read 0.
-  // (An integer product, no comparison: see PartialFirstKOrder::has_tail.)
+  //           With no tile after the first (K <= BK) the loop's loads have nothing to fetch
+  //           (they run ahead into positions never read back, which would repeat the first
+  //           tile and its cut last dword): limit_to_whole_tiles() makes them read 0, for
+  //           the moved descriptors of M/N-contiguous operands too (num_records capped by
+  //           loop_span: one s_min per tile).
+  // (An integer product, no comparison: see gemm/k_tile_order.hpp.)
   TESSERA_DEVICE TESSERA_FORCEINLINE void limit_to_whole_tiles(int whole_tiles) {
     loop_span = span * std::uint32_t(whole_tiles < 1 ? whole_tiles : 1);
   }
@@ -210,11 +222,19 @@ struct MfmaTileCopy {
   template <bool kChecked>
   static constexpr bool kUseScalarOffset = !kChecked && kKContiguousGlobal;
 
-  // The tile at the cursor -> registers: kLoads VMEM instructions, in ticket order.
+  // The tile at the cursor -> registers: kLoads VMEM instructions, in ticket order (the
+  // checked form, the prologue's, may issue one more: last_element()).
   template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
+    // The prologue's 16-byte loads: the descriptor ends at the operand's last whole dword
+    // (a dword cut by num_records would read chip-dependently: see the top of this file);
+    // the last element comes from one 2-byte load (last_element()).
+    constexpr bool kLastElement = kChecked && kKind != TileCopyKind::kGather;
+    const std::uint32_t end = span - k_bytes;  // bytes from the tile to the operand's end
     const amd::BufferResource r =
-        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, loop_span) : checked_resource();
+        kUseScalarOffset<kChecked> ? amd::make_buffer_resource(origin, loop_span)
+        : kChecked                 ? amd::make_buffer_resource(origin + k_bytes, kLastElement ? end & ~3u : end)
+                                   : amd::make_buffer_resource(origin + k_bytes, end < loop_span ? end : loop_span);
     const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
@@ -229,6 +249,27 @@ struct MfmaTileCopy {
       } else {
         regs[v] = amd::buffer_load<16>(r, offset[v], soffset);
       }
+    }
+    // Only an operand that ends mid-dword needs it: a wave-uniform (scalar) branch, so that
+    // the common case (even K, M, N) pays one scalar test in the prologue.
+    if constexpr (kLastElement) {
+      if ((end & 2u) != 0u) last_element(end);
+    }
+  }
+
+  // The operand's last element, at end - 2 from the tile (end % 4 == 2): the low half of a
+  // dword the rounded-down descriptor read as 0, into the register that holds it. Every
+  // lane loads it (one address; 2 bytes are never cut by the range check); the lane whose
+  // 16-byte piece covers it ORs it into place (pieces start 16-byte aligned, so the dword
+  // is piece dword (last - offset) / 4).
+  TESSERA_DEVICE TESSERA_FORCEINLINE void last_element(std::uint32_t end) {
+    const std::uint32_t last = end - 2u;
+    const std::uint32_t value = amd::buffer_load<2>(checked_resource(), last);
+    TESSERA_UNROLL
+    for (int v = 0; v < kRegs; ++v) {
+      const std::uint32_t d = last - offset[v];  // wraps past 16 unless this piece holds it
+      TESSERA_UNROLL
+      for (int h = 0; h < 4; ++h) regs[v][h] |= d == 4u * h ? value : 0u;
     }
   }
 

@@ -116,11 +116,13 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void barrier() {
 }
 
 // ---- wave barrier -----------------------------------------------------------------
-// No instruction: it keeps the compiler from moving memory operations across this point,
-// which is what lanes of one wave that exchange data through LDS need between the write
-// and the read (they run in lock-step, but the compiler reasons per lane). The wave
-// emulator runs a wave's lanes one at a time between such points, so it reports an
-// exchange that lacks one.
+// No instruction (";wave barrier" in the assembly): it keeps the compiler from moving
+// memory operations across this point, which is what lanes of one wave that exchange
+// data through LDS need between the write and the read (a wave's LDS operations issue
+// and complete in order, but the compiler reasons per lane). The wave emulator runs a
+// wave's lanes one at a time between such points, so it reports an exchange that lacks
+// one. The only definition: arch/amd/wave.hpp (wave and lane indices) includes this
+// header rather than defining its own.
 TESSERA_DEVICE TESSERA_FORCEINLINE void wave_barrier() {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   __builtin_amdgcn_wave_barrier();

@@ -1,9 +1,11 @@
 // Which wave and lane a work-item is (the wave index as a value the compiler knows is
-// wave-uniform), and the synchronisation of one wave's lanes through LDS:
+// wave-uniform):
 //
 //   wave_index()          the work-item's wave within the workgroup, in an SGPR
 //   lane_index()          0..63 within the wave
-// (wave_barrier(), where the lanes of one wave exchange data through LDS, is sched.hpp's.)
+//
+// The synchronisation of one wave's lanes through LDS, amd::wave_barrier(), lives in
+// arch/amd/sched.hpp with the other synchronisation primitives; this header includes it.
 //
 // Why wave_index goes through readfirstlane: thread_index() / 64 is the same in every
 // lane, but the compiler cannot prove it, so a branch on it (the asymmetric sync of a
@@ -12,26 +14,14 @@
 // SGPR: the branch is an s_cbranch_scc and the addresses stay scalar (M0 of a
 // direct-to-LDS load must be uniform).
 //
-// Emulated (TESSERA_AMD_EMULATION, host build): every function calls a hook in
-// tessera::amd::emulation, implemented by the wave emulator (issue 8).
+// Emulated (TESSERA_AMD_EMULATION, host build): both are computed from the work-item id
+// hook (emulation_hooks.hpp), as the hardware deals work-items to waves: 64 consecutive
+// work-items per wave. No hook of their own.
 #pragma once
 
+#include "tessera/arch/amd/emulation_hooks.hpp"
 #include "tessera/arch/amd/sched.hpp"
 #include "tessera/core/macros.hpp"
-
-#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_AMD_DEVICE_PASS)
-namespace tessera {
-namespace amd {
-namespace emulation {
-// ---- hooks the wave emulator implements (declared here, defined by the emulator) ----
-// The calling work-item's wave within its workgroup (work-item id / 64).
-unsigned wave_index();
-// The calling work-item's lane within its wave (work-item id % 64).
-unsigned lane_index();
-}  // namespace emulation
-}  // namespace amd
-}  // namespace tessera
-#endif
 
 #if defined(TESSERA_AMD_TARGET)
 
@@ -42,7 +32,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE unsigned wave_index() {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   return __builtin_amdgcn_readfirstlane(__builtin_amdgcn_workitem_id_x() / 64u);
 #elif defined(TESSERA_AMD_EMULATION)
-  return emulation::wave_index();
+  return unsigned(emulation::workitem_id_x()) / 64u;
 #else
   return 0;  // clang's HIP host pass: never executed
 #endif
@@ -52,7 +42,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE unsigned lane_index() {
 #if defined(TESSERA_AMD_DEVICE_PASS)
   return __builtin_amdgcn_workitem_id_x() & 63u;
 #elif defined(TESSERA_AMD_EMULATION)
-  return emulation::lane_index();
+  return unsigned(emulation::workitem_id_x()) & 63u;
 #else
   return 0;
 #endif

@@ -8,8 +8,10 @@
 // three LDS stages. This file supplies those operations (MfmaMainloop) and the order
 // around the loop:
 //
-//   prologue   the first K tile -> LDS. It is the partial K tile when K % BlockK != 0
-//              (the only tile whose elements past K must be zeroed, done here once), so
+//   prologue   the first K tile -> LDS. It is the LAST K tile (gemm/k_tile_order.hpp):
+//              the partial one when K % BlockK != 0 (the only tile whose elements past K
+//              must be zeroed, done here once) and the only one holding the operands' last
+//              K line (whose last dword the range check may cut: handled here once), so
 //              every tile of the main loop is whole and the loop has no edge code;
 //   main loop  one schedule iteration per K tile; the tile after the last one is not
 //              loaded as such: the loads repeat the last whole tile instead (harmless,
@@ -52,7 +54,7 @@ struct MfmaParams {
   // The K tile order, computed on the host: derived in the kernel, "K % BlockK != 0"
   // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
   // the K cursors (and the buffer descriptors) out of scalar registers.
-  PartialFirstKOrder k_order;
+  LastFirstKOrder k_order;
 };
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
@@ -101,7 +103,7 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
   int tid;
   int wave;
   int pos;                  // position (gemm/k_tile_order.hpp) the next load fetches
-  PartialFirstKOrder order;  // the K tiles: the partial one first
+  LastFirstKOrder order;  // the K tiles: the last one first
   // The stage being read and (async) the one being filled, as byte offsets in LDS; A's
   // tile starts there, B's kStageOffsetB further.
   std::uint32_t read_stage, fill_stage;
@@ -272,7 +274,7 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
   const int tiles = ops.order.tiles();
 
   if (tiles > 0) {
-    // Prologue: position 0 (the partial tile, masked, when K % BlockK != 0), range-checked.
+    // Prologue: position 0 (the last tile; masked when partial), range-checked.
     const int first = ops.order.first_tile();
     ops.copy_a.advance(first);
     ops.copy_b.advance(first);
@@ -285,8 +287,8 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
     const int k_valid = ops.order.first_tile_depth(k_total, kBK);
     ops.copy_a.mask_k(k_valid, tid);
     ops.copy_b.mask_k(k_valid, tid);
-    ops.copy_a.limit_to_whole_tiles(ops.order.n_full);
-    ops.copy_b.limit_to_whole_tiles(ops.order.n_full);
+    ops.copy_a.limit_to_whole_tiles(ops.order.n_rest);
+    ops.copy_b.limit_to_whole_tiles(ops.order.n_rest);
     amd::wait_vmcnt<0>();
     ops.copy_a.store(smem + Mainloop::kFirstStage, tid);
     ops.copy_b.store(smem + Mainloop::kFirstStage + Mainloop::kOffsetB, tid);

@@ -1,0 +1,152 @@
+// The host half of one GEMM check, shared by the GPU suite (test/gpu/gemm_case.hpp) and the
+// wave emulator's (test/emulator/emulated_gemm_case.hpp), which differ only in where the
+// kernel runs and how its buffers get there:
+//   CaseShape     the case: sizes, leading-dimension padding and rounding, alpha, beta,
+//                 C == D, operands one element off alignment, a split-K workspace;
+//   HostCase      its host operands (fresh random A, B, C; D poisoned, or D = C in place),
+//                 the leading dimensions, the Arguments over any copy of them, and the
+//                 float64 reference;
+//   check_output  what the output buffer that came back (off + D + a poisoned guard) says:
+//                 the comparison with the reference, writes into D's padding, and whether
+//                 the element before an offset D and the guard after it are intact;
+//   CHECK_CASE_OUTCOME  what both suites require of that (Catch2 checks).
+// Host-only: no GPU, no GPU compiler.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference_gemm.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/layout/matrix_layout.hpp"
+
+namespace tessera::test {
+
+struct CaseShape {
+  std::int64_t M, N, K;
+  std::int64_t pad = 0;          // added to every leading dimension
+  float alpha = 1.0f, beta = 0.0f;
+  bool in_place = false;         // C and D are the same buffer
+  bool offset_pointers = false;  // operands start one element into their allocation
+  bool workspace = false;        // pass workspace_size() bytes: split-K where it applies
+  bool must_split = false;       // and require that a split was chosen
+  std::int64_t ld_multiple = 1;  // round every leading dimension up to a multiple of this
+                                 // (8: 16-byte lines of 16-bit elements whatever K, M, N)
+};
+
+// The leading dimension of a case: the layout's minimum plus `pad`, rounded up.
+inline std::int64_t case_ld(const CaseShape& s, std::int64_t min_ld, std::int64_t pad) {
+  const std::int64_t m = s.ld_multiple > 0 ? s.ld_multiple : 1;
+  return (min_ld + pad + m - 1) / m * m;
+}
+
+// "M=.. N=.. K=.. pad=.. ..." and the operand types and layouts, for INFO().
+template <class Config>
+std::string describe_case(const CaseShape& s, std::uint64_t seed) {
+  std::ostringstream o;
+  o << "M=" << s.M << " N=" << s.N << " K=" << s.K << " pad=" << s.pad << " ld_multiple=" << s.ld_multiple
+    << " alpha=" << s.alpha << " beta=" << s.beta << " in_place=" << s.in_place << " offset=" << s.offset_pointers
+    << " workspace=" << s.workspace << " seed=" << seed << " A=" << type_name<typename Config::ElementA>::value
+    << "/" << Config::LayoutA::kName << " B=" << type_name<typename Config::ElementB>::value << "/"
+    << Config::LayoutB::kName << " C=" << type_name<typename Config::ElementC>::value << "/"
+    << Config::LayoutC::kName;
+  return o.str();
+}
+
+// What the output buffer that came back says.
+struct CaseOutcome {
+  CompareResult compare;            // against the float64 reference (M x N > 0 only)
+  double tolerance = 0.0;
+  std::int64_t padding_writes = 0;  // elements of D's leading-dimension padding changed
+  bool outside_intact = true;       // the element before an offset D, and the guard after D
+};
+
+template <class Config>
+struct HostCase {
+  using EA = typename Config::ElementA;
+  using EB = typename Config::ElementB;
+  using EC = typename Config::ElementC;
+  using LA = typename Config::LayoutA;
+  using LB = typename Config::LayoutB;
+  using LC = typename Config::LayoutC;
+  using Args = gemm::Arguments<EA, EB, EC>;
+
+  CaseShape shape;
+  std::int64_t lda, ldb, ldc, ldd;  // ldd == ldc in place
+  std::int64_t off;                 // elements each operand starts into its allocation
+  std::vector<EA> a;
+  std::vector<EB> b;
+  std::vector<EC> c, d;  // d: poisoned, or a copy of c in place (the kernel then writes c's copy)
+
+  HostCase(const CaseShape& s, std::uint64_t seed)
+      : shape(s),
+        lda(case_ld(s, LA::min_ld(s.M, s.K), s.pad)),
+        ldb(case_ld(s, LB::min_ld(s.K, s.N), s.pad)),
+        ldc(case_ld(s, LC::min_ld(s.M, s.N), s.pad)),
+        ldd(s.in_place ? ldc : case_ld(s, LC::min_ld(s.M, s.N), 2 * s.pad)),
+        off(s.offset_pointers ? 1 : 0),
+        a(alloc(matrix_span<LA>(s.M, s.K, lda))),
+        b(alloc(matrix_span<LB>(s.K, s.N, ldb))),
+        c(alloc(matrix_span<LC>(s.M, s.N, ldc))),
+        d(alloc(matrix_span<LC>(s.M, s.N, ldd))) {
+    fill_random(a, seed);
+    fill_random(b, seed + 1);
+    fill_random(c, seed + 2);
+    poison(d);
+    if (s.in_place) d = c;
+  }
+
+  // Elements of an operand's allocation: the offset, then the matrix (at least one).
+  std::size_t alloc(std::int64_t span) const { return std::size_t(off + (span > 0 ? span : 1)); }
+
+  // The Arguments over copies of a, b, c, d that start where the host vectors start (the
+  // offset is added here); D is C's copy in place.
+  Args arguments(const EA* A, const EB* B, const EC* C, EC* D) const {
+    return Args{shape.M, shape.N, shape.K, A + off, lda, B + off, ldb, C + off, ldc,
+                (shape.in_place ? const_cast<EC*>(C) : D) + off, ldd, shape.alpha, shape.beta};
+  }
+
+  std::vector<double> reference() const {
+    return reference_gemm_f64<LA, LB, LC>(
+        Args{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off, ldb, c.data() + off, ldc, nullptr,
+             ldd, shape.alpha, shape.beta});
+  }
+
+  // `out`: the output allocation as it came back (C's in place, else D's), `guard`
+  // poisoned elements after it included.
+  CaseOutcome check_output(const std::vector<EC>& out, std::size_t guard) const {
+    CaseOutcome r;
+    const std::size_t size = out.size() - guard;
+    if (shape.M > 0 && shape.N > 0) {
+      const std::vector<double> ref = reference();
+      r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.data(), ldd);
+    }
+    r.tolerance = tolerance<EA, EC>(shape.K);
+    if (!shape.in_place) {
+      const std::vector<EC> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
+      r.padding_writes = count_padding_writes<LC>(shape.M, shape.N, whole, ldd);
+      if (off) r.outside_intact = is_poison(out[0]);
+    }
+    for (std::size_t g = size; g < out.size(); ++g) r.outside_intact = r.outside_intact && is_poison(out[g]);
+    return r;
+  }
+};
+
+}  // namespace tessera::test
+
+// Right result, every element written and finite, nothing written outside the matrix. A
+// macro, so that a failure names the caller's line.
+#define CHECK_CASE_OUTCOME(shape, outcome)                      \
+  do {                                                          \
+    if ((shape).M > 0 && (shape).N > 0) {                       \
+      CHECK((outcome).compare.unwritten == 0);                  \
+      CHECK((outcome).compare.nan == 0);                        \
+      CHECK((outcome).compare.rel_fro <= (outcome).tolerance);  \
+    }                                                           \
+    CHECK((outcome).padding_writes == 0);                       \
+    CHECK((outcome).outside_intact);                            \
+  } while (0)
