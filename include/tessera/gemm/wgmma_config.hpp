@@ -42,10 +42,11 @@ namespace detail {
 // Full and empty barrier per stage, and one spare pair.
 constexpr int wgmma_barrier_bytes(int stages) { return 2 * stages * 8 + 16; }
 
-// Stages that fit beside the rest of the plan (at most 8), for kStages = 0.
-template <int kStageBytes, int kOtherBytes>
+// Stages that fit beside the rest of the plan (at most 8), for kStages = 0. (Arch: the
+// Blackwell family plans against Sm100's shared memory.)
+template <int kStageBytes, int kOtherBytes, class Arch = Sm90>
 constexpr int stages_that_fit() {
-  const int room = int(Sm90::kSmemBytesPerBlock) - kOtherBytes;
+  const int room = int(Arch::kSmemBytesPerBlock) - kOtherBytes;
   const int stages = room / kStageBytes;
   return stages > 8 ? 8 : stages;
 }
