@@ -151,6 +151,12 @@ struct UmmaConfig {
 
   // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
   // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
+  // Arrivals that complete a stage's empty barrier: one commit per MMA that read the stage
+  // (this CTA's and, in a multicast cluster, its sharers'; a pair's one MMA); and an
+  // accumulator buffer's empty barrier: every epilogue warp of the CTAs the MMA wrote.
+  static constexpr int kStageReleases = kCtaPair ? 1 : Cluster::kM + Cluster::kN - 1;
+  static constexpr int kAccumulatorReleases = kEpilogueWarps * kCtaGroup;
+
   static constexpr int kSliceRowsA = kBlockM / Cluster::kN;
   static constexpr int kSliceRowsB = kBlockN / Cluster::kM;
   static_assert(kSliceRowsA % (kKMajorA ? 8 : 64) == 0 && kSliceRowsB % (kKMajorB ? 8 : 64) == 0,

@@ -91,13 +91,11 @@ struct UmmaGemmKernel {
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
         nvidia::mbarrier_init(&full[s], kTma ? 1 : GenericProducer<C>::kThreads);
-        // One commit per CTA that reads the stage: this CTA's MMA, its multicast sharers'
-        // (one CTA per MMA), or the pair's one MMA.
-        nvidia::mbarrier_init(&empty[s], kCtaGroup == 2 ? 1 : Cluster::kM + Cluster::kN - 1);
+        nvidia::mbarrier_init(&empty[s], C::kStageReleases);
       }
       for (int b = 0; b < kBuffers; ++b) {
         nvidia::mbarrier_init(&acc_full[b], 1);
-        nvidia::mbarrier_init(&acc_empty[b], C::kEpilogueWarps * kCtaGroup);  // every epilogue warp of the MMA
+        nvidia::mbarrier_init(&acc_empty[b], C::kAccumulatorReleases);
       }
       if constexpr (!kTma) {
         for (int s = 0; s < C::kRawSlots; ++s) nvidia::mbarrier_init(&raw_full[s], GenericProducer<C>::kThreads);
