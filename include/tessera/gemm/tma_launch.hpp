@@ -24,16 +24,6 @@ namespace tessera::gemm::tma_launch {
 template <class Config>
 using Args = Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>;
 
-// The family's refusals: 32-bit extents and tile counts (coordinates are 32-bit in the kernel).
-template <class Config>
-Status check(const Args<Config>& a) {
-  constexpr std::int64_t kLimit = std::int64_t(1) << 31;
-  if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
-  const auto walk = PersistentTileWalk::make(a.M, a.N, Config::kBlockM, Config::kBlockN, 1, 1, 1);
-  if (walk.units() >= kLimit) return Status::kErrorGridTooLarge;
-  return Status::kSuccess;
-}
-
 // kTma when TMA can describe A, B, D and (if it is read) C.
 template <class Config>
 WgmmaPath path(const Args<Config>& a) {
@@ -152,5 +142,42 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
   shape.cluster_x = Cluster::kSize;
   return launch_kernel(kKernel, shape, stream, p);
 }
+
+// The KernelLauncher (gemm.hpp) both families share. A family's specialisation derives from
+// it and supplies, as public static members, its D tensor map and its persistent launch:
+//   static Status make_map_d(const Args&, WgmmaParams<Config>&);
+//   template <WgmmaPath kPath> static Status launch_path(WgmmaParams<Config>&, Stream, const DeviceInfo&);
+template <class Config, class Family>
+struct Launcher {
+  using Params = WgmmaParams<Config>;
+
+  // The generic path takes any element-aligned operand.
+  static OperandRequirements requirements() { return {}; }
+
+  // The family's refusals: 32-bit extents and tile counts (coordinates are 32-bit in the kernel).
+  static Status check(const Args<Config>& a) {
+    constexpr std::int64_t kLimit = std::int64_t(1) << 31;
+    if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
+    const auto walk = PersistentTileWalk::make(a.M, a.N, Config::kBlockM, Config::kBlockN, 1, 1, 1);
+    if (walk.units() >= kLimit) return Status::kErrorGridTooLarge;
+    return Status::kSuccess;
+  }
+
+  static std::size_t workspace_size(const Args<Config>&, const DeviceInfo&) { return 0; }
+
+  static WgmmaPath path(const Args<Config>& a) { return tma_launch::path<Config>(a); }
+
+  static Status launch(const Args<Config>& a, void*, Stream stream, const DeviceInfo& d) {
+    Params p{};
+    fill(p, a);
+    if (path(a) == WgmmaPath::kTma) {
+      Status maps = operand_maps(a, p);
+      if (ok(maps)) maps = Family::make_map_d(a, p);
+      if (!ok(maps)) return maps;
+      return Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
+    }
+    return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
+  }
+};
 
 }  // namespace tessera::gemm::tma_launch

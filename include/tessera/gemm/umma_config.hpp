@@ -82,7 +82,12 @@ struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>> {
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
           class ClusterShape_ = ClusterShape<1, 1>, int kAccumulatorBuffers_ = 2, int kStages_ = 0>
-struct UmmaConfig {
+struct UmmaConfig
+    : detail::GenericPathPlan<
+          Sw128OperandTile<TileShape_::kM / CtaGroup_::kCtaGroup, TileShape_::kK, 2, LayoutA_::kIsRowMajor>,
+          Sw128OperandTile<TileShape_::kN, TileShape_::kK, 2, !LayoutB_::kIsRowMajor>,
+          TileShape_::kM / CtaGroup_::kCtaGroup, TileShape_::kN, TileShape_::kK, LayoutA_::kIsRowMajor,
+          !LayoutB_::kIsRowMajor, Sm100, detail::umma_barrier_bytes(0, kAccumulatorBuffers_)> {
   using Family = UmmaFamily;
   using Arch = Sm100;
   using ElementA = ElementA_;
@@ -212,44 +217,14 @@ struct UmmaConfig {
   TESSERA_HOST_DEVICE static constexpr int accumulator_column(int b) { return Accumulators::column(b); }
 
   // ---- the generic path (sm90_producer_generic.hpp, reused as it is) ---------------------
-  // Operands TMA cannot describe arrive as raw lines realigned into the same swizzled stages
-  // by the producer warpgroup; no epilogue staging (the generic epilogue stores directly).
-  // It runs one CTA per 128 x N tile, no cluster: a pair's or a cluster's generic path is
-  // GenericConfig, the one-CTA configuration of the same tile (for a one-CTA configuration
-  // without a cluster, the configuration itself).
+  // Its shared memory is the base, detail::GenericPathPlan, for the one-CTA form of the tile
+  // (B stages of the whole N): the generic path runs one CTA per 128 x N tile, no cluster,
+  // i.e. GenericConfig, the one-CTA configuration of the same tile (for a one-CTA
+  // configuration without a cluster, the configuration itself).
   using GenericConfig = UmmaConfig<ElementA, LayoutA, ElementB, LayoutB, ElementC, LayoutC,
                                    GemmShape<kBlockM, kBlockN, kBlockK>, OneCta, ClusterShape<1, 1>,
                                    kAccumulatorBuffers>;
-  static constexpr int kRawLinesA = kKMajorA ? kBlockM : kBlockK;
-  static constexpr int kRawPitchA = (kKMajorA ? kBlockK : kBlockM) * kElementBytes + 16;
-  static constexpr int kRawLinesB = kKMajorB ? kBlockN : kBlockK;
-  static constexpr int kRawPitchB = (kKMajorB ? kBlockK : kBlockN) * kElementBytes + 16;
-  static constexpr int kRawSlotBytes = kRawLinesA * kRawPitchA + kRawLinesB * kRawPitchB;
-  static constexpr int kGenericStages = 2;
-  static constexpr int kRawSlots =
-      2 * kStageBytes + 2 * kRawSlotBytes + 256 <= int(Arch::kSmemBytesPerBlock) ? 2 : 1;
-  struct GenericStagesA : smem::Buffer<std::size_t(kGenericStages) * TileA::kBytes, 1024> {
-    static constexpr const char* kName = "A stages";
-  };
-  struct GenericStagesB : smem::Buffer<std::size_t(kGenericStages) * TileB::kBytes, 1024> {
-    static constexpr const char* kName = "B stages";
-  };
-  struct RawSlots : smem::Buffer<std::size_t(kRawSlots) * kRawSlotBytes, 16> {
-    static constexpr const char* kName = "raw line slots";
-  };
-  struct GenericBarriers
-      : smem::Buffer<detail::umma_barrier_bytes(kGenericStages, kAccumulatorBuffers) + kRawSlots * 8, 16> {
-    static constexpr const char* kName = "barriers, TMEM base";
-  };
-  using GenericPlan = smem::Plan<
-      smem::Buffers<GenericStagesA, GenericStagesB, RawSlots, GenericBarriers>,
-      smem::Seq<smem::Step<smem::Overwrite<GenericBarriers>>,
-                smem::Loop<smem::Parallel<
-                    smem::Loop<smem::Step<smem::Read<GenericBarriers, RawSlots>,
-                                          smem::Write<RawSlots, GenericStagesA, GenericStagesB>>>,
-                    smem::Loop<smem::Step<smem::Read<GenericBarriers, GenericStagesA, GenericStagesB>>>,
-                    smem::Step<smem::Read<GenericBarriers>>>>>>;
-  static_assert(sizeof(smem::AssertFits<Arch, GenericPlan>) > 0, "");
+  static_assert(sizeof(smem::AssertFits<Arch, typename UmmaConfig::GenericPlan>) > 0, "");
 };
 
 }  // namespace tessera::gemm

@@ -30,41 +30,19 @@
 
 namespace tessera::gemm {
 
+// The launch is the one both TMA families share (tma_launch.hpp); what is this family's own
+// is its D tensor map and its kernel.
 template <class Config>
-struct KernelLauncher<UmmaFamily, Config> {
+struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>> {
   using EC = typename Config::ElementC;
-  using Args = Arguments<typename Config::ElementA, typename Config::ElementB, EC>;
-  using LayoutC = typename Config::LayoutC;
 
-  // The generic path takes any element-aligned operand.
-  static OperandRequirements requirements() { return {}; }
-
-  static Status check(const Args& a) { return tma_launch::check<Config>(a); }
-
-  static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
-
-  static UmmaPath path(const Args& a) { return tma_launch::path<Config>(a); }
-
-  static Status launch(const Args& a, void*, Stream stream, const DeviceInfo& d) {
-    UmmaParams<Config> p{};
-    tma_launch::fill(p, a);
-    if (path(a) == UmmaPath::kTma) {
-      Status maps = tma_launch::operand_maps(a, p);
-      if (ok(maps)) maps = make_map_d(a, p);
-      if (!ok(maps)) return maps;
-      return launch_path<UmmaPath::kTma>(p, stream, d);
-    }
-    return launch_path<UmmaPath::kGeneric>(p, stream, d);
-  }
-
- private:
   // D's tensor map in the epilogue's boxes (sm100_epilogue.hpp): each epilogue warp stores
   // its 32 rows x 128 bytes, row-major in the 128-byte swizzle, column-major as unswizzled
   // lines of 32 rows.
-  static Status make_map_d(const Args& a, UmmaParams<Config>& p) {
+  static Status make_map_d(const tma_launch::Args<Config>& a, UmmaParams<Config>& p) {
     constexpr std::uint32_t kLine = 128 / sizeof(EC);
     const CUtensorMapDataType type = tma_launch::data_type<EC>();
-    return LayoutC::kIsRowMajor
+    return Config::LayoutC::kIsRowMajor
                ? nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.N, a.M, a.ldd * sizeof(EC), kLine,
                                             32, CU_TENSOR_MAP_SWIZZLE_128B)
                : nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.M, a.N, a.ldd * sizeof(EC), 32,

@@ -31,51 +31,28 @@
 
 namespace tessera::gemm {
 
+// The launch is the one both TMA families share (tma_launch.hpp); what is the Hopper
+// family's own is its D tensor map and its kernel.
 template <class Config>
-struct KernelLauncher<WgmmaFamily, Config> {
+struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>> {
   using EC = typename Config::ElementC;
-  using Args = Arguments<typename Config::ElementA, typename Config::ElementB, EC>;
-  using LayoutC = typename Config::LayoutC;
 
-  // The generic path takes any element-aligned operand.
-  static OperandRequirements requirements() { return {}; }
-
-  static Status check(const Args& a) { return tma_launch::check<Config>(a); }
-
-  static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
-
-  // kTma when TMA can describe A, B, D and (if it is read) C.
-  static WgmmaPath path(const Args& a) { return tma_launch::path<Config>(a); }
-
-  static Status launch(const Args& a, void*, Stream stream, const DeviceInfo& d) {
-    WgmmaParams<Config> p{};
-    tma_launch::fill(p, a);
-    if (path(a) == WgmmaPath::kTma) {
-      Status maps = tma_launch::operand_maps(a, p);
-      if (ok(maps)) maps = make_map_d(a, p);
-      if (!ok(maps)) return maps;
-      return launch_path<WgmmaPath::kTma>(p, stream, d);
-    }
-    return launch_path<WgmmaPath::kGeneric>(p, stream, d);
+  // D in epilogue boxes of 64 lines x 128 bytes (sm90_epilogue.hpp).
+  static Status make_map_d(const tma_launch::Args<Config>& a, WgmmaParams<Config>& p) {
+    constexpr auto kSw = CU_TENSOR_MAP_SWIZZLE_128B;
+    constexpr std::uint32_t kLine = 128 / sizeof(EC);
+    return Config::LayoutC::kIsRowMajor
+               ? nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.N, a.M,
+                                            a.ldd * sizeof(EC), kLine, 64, kSw)
+               : nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.M, a.N,
+                                            a.ldd * sizeof(EC), kLine, 64, kSw);
   }
 
- private:
   template <WgmmaPath kPath>
   static Status launch_path(WgmmaParams<Config>& p, Stream stream, const DeviceInfo& d) {
     using Kernel = WgmmaGemmKernel<Config, kPath>;
     return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, typename Kernel::Cluster, Config::kBlockM,
                                   Config::kBlockN, Config::kThreads, Kernel::Plan::kTotalBytes>(p, stream, d);
-  }
-
-  // D in epilogue boxes of 64 lines x 128 bytes (sm90_epilogue.hpp).
-  static Status make_map_d(const Args& a, WgmmaParams<Config>& p) {
-    constexpr auto kSw = CU_TENSOR_MAP_SWIZZLE_128B;
-    constexpr std::uint32_t kLine = 128 / sizeof(EC);
-    return LayoutC::kIsRowMajor
-               ? nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.N, a.M,
-                                            a.ldd * sizeof(EC), kLine, 64, kSw)
-               : nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.M, a.N,
-                                            a.ldd * sizeof(EC), kLine, 64, kSw);
   }
 };
 
