@@ -175,16 +175,9 @@ TESSERA_HOST_DEVICE constexpr InstrDescriptor f16_f32_descriptor(int m, int n, M
 // ---- the accumulator in tensor memory ------------------------------------------------------
 
 // With M = 128 on one CTA, and with M = 256 on a pair (each CTA holds the 128 rows of its own
-// A rows), row r of a CTA's accumulator block is TMEM lane r and an fp32 element of column n
-// is one 32-bit column at the buffer's first column + n (PTX ISA 9.7.16.10.x, data-path
-// layout for M = 128 / M = 256 with cta_group::2; CUTLASS's 2-SM tutorial, 04_mma_tma_2sm).
-struct AccumulatorLayout {
-  struct Cell {
-    int lane, column;
-  };
-  TESSERA_HOST_DEVICE static constexpr Cell cell(int row, int col) { return {row, col}; }
-};
-
+// A rows), row r of a CTA's accumulator block is TMEM lane r and the fp32 element of column n
+// is one 32-bit column at the buffer's first column + n (CUTLASS mma_traits_sm100.hpp: the
+// 1-SM and 2-SM C layouts; its 2-SM tutorial, 04_mma_tma_2sm_sm100.cu).
 // tcgen05.ld .32x32b.xN, issued by warp w of a warpgroup at column c0: thread l receives
 // lane 32 (w % 4) + l, its register j column c0 + j (PTX ISA 9.7.16.2.3.1.1 and the access
 // restriction of 9.7.16.8.1). The epilogue's element of (warp, thread, register).
