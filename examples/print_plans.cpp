@@ -5,6 +5,7 @@
 
 #include "example_configs.hpp"
 #include "mfma_configs.hpp"
+#include "umma_configs.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
 #include "tessera/gemm/wgmma_config.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
@@ -32,6 +33,26 @@ void print_wgmma_plans(const char* what) {
                 Config::kGenericStages, Config::kRawSlots);
   Config::GenericPlan::print(stdout, title);
   std::printf("  capacity of sm_90a: %zu bytes per block\n\n", std::size_t(tessera::Sm90::kSmemBytesPerBlock));
+}
+
+// The Blackwell tcgen05 family (compiled and checked, not run): the TMA path's shared-memory
+// plan, the generic path's (the one-CTA form of the configuration), and the tensor-memory plan
+// of the accumulators.
+template <class Config>
+void print_umma_plans(const char* what) {
+  using Generic = typename Config::GenericConfig;
+  char title[256];
+  std::snprintf(title, sizeof title, "%s on sm_100a, TMA path: MMA tile %dx%dx%d on %s, %d stages", what,
+                Config::kMmaM, Config::kMmaN, Config::kBlockK, Config::CtaGroup::kName, Config::kStages);
+  Config::Plan::print(stdout, title);
+  std::snprintf(title, sizeof title, "%s on sm_100a, generic path: tile %dx%d on one CTA, %d stages, %d raw slots",
+                what, Generic::kBlockM, Generic::kBlockN, Generic::kGenericStages, Generic::kRawSlots);
+  Generic::GenericPlan::print(stdout, title);
+  std::snprintf(title, sizeof title, "%s on sm_100a: %d accumulator buffers of %d fp32 columns", what,
+                Config::kAccumulatorBuffers, Config::kBlockN);
+  Config::TmemPlan::print(stdout, title);
+  std::printf("  capacity of sm_100a: %zu bytes of shared memory per block, %d TMEM columns per SM\n\n",
+              std::size_t(tessera::Sm100::kSmemBytesPerBlock), tessera::Sm100::kTensorMemoryColumns);
 }
 
 // An MFMA configuration: its schedule, wave grid, register estimate and LDS plan.
@@ -67,6 +88,11 @@ int main() {
   print_plan<examples::FmaF32RowMajor<tessera::Gfx942>>("fma_gemm (fp32, row-major)");
   print_plan<examples::FmaF32RowMajor<tessera::Gfx950>>("fma_gemm (fp32, row-major)");
   print_wgmma_plans<examples::WgmmaBf16RowMajor>("wgmma_gemm (bf16, row-major)");
+  print_umma_plans<examples::umma::Tn>("umma_gemm Tn (bf16, A row, B col)");
+  print_umma_plans<examples::umma::NnF32>("umma_gemm NnF32 (f16 -> f32, A row, B row)");
+  print_umma_plans<examples::umma::ColD>("umma_gemm ColD (f16, A col, B row, D col)");
+  print_umma_plans<examples::umma::Multicast>("umma_gemm Multicast (bf16, 2x1 cluster)");
+  print_umma_plans<examples::umma::Pair>("umma_gemm Pair (bf16 -> f32 col)");
   print_mfma_plans<tessera::Gfx942>();
   print_mfma_plans<tessera::Gfx950>();
   print_mfma_plan<examples::mfma::Async>("(bf16 -> f32, A row, B col)");

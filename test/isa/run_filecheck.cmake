@@ -4,7 +4,8 @@
 #         -P run_filecheck.cmake
 # With PLAN_TOOL, the tool's output (the planner's total, in bytes) becomes the numeric
 # FileCheck variable PLAN_TOTAL, so checks compare the code object with the plan
-# rather than with a number copied into the test. PLAN_ARGS (comma-separated) are passed
+# rather than with a number copied into the test; a tool that prints NAME=value lines
+# defines one numeric variable per line instead. PLAN_ARGS (comma-separated) are passed
 # to the tool, for tools that print several configurations' plans.
 foreach(var FILECHECK INPUT CHECKS PREFIXES)
   if(NOT DEFINED ${var})
@@ -23,12 +24,22 @@ if(PLAN_TOOL)
   endif()
   execute_process(COMMAND "${PLAN_TOOL}" ${plan_args} OUTPUT_VARIABLE total RESULT_VARIABLE rc
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT rc EQUAL 0 OR NOT total MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "run_filecheck.cmake: ${PLAN_TOOL} failed (${rc}) or printed '${total}', "
-                        "not a byte count")
+  # A tool may instead print several numbers, one NAME=value line each: each becomes the
+  # numeric FileCheck variable NAME.
+  if(rc EQUAL 0 AND total MATCHES "^[A-Z_][A-Z0-9_]*=[0-9]+(\n[A-Z_][A-Z0-9_]*=[0-9]+)*$")
+    string(REPLACE "\n" ";" lines "${total}")
+    foreach(line IN LISTS lines)
+      list(APPEND defines "-D#${line}")
+    endforeach()
+    message(STATUS "numbers from ${PLAN_TOOL}: ${lines}")
+  else()
+    if(NOT rc EQUAL 0 OR NOT total MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "run_filecheck.cmake: ${PLAN_TOOL} failed (${rc}) or printed '${total}', "
+                          "not a byte count (nor NAME=value lines)")
+    endif()
+    message(STATUS "plan total from ${PLAN_TOOL}: ${total} bytes")
+    list(APPEND defines "-D#PLAN_TOTAL=${total}")
   endif()
-  message(STATUS "plan total from ${PLAN_TOOL}: ${total} bytes")
-  list(APPEND defines "-D#PLAN_TOTAL=${total}")
 endif()
 
 execute_process(COMMAND "${FILECHECK}" "--input-file=${INPUT}" "${CHECKS}"

@@ -54,6 +54,10 @@ struct Sm100 {
   static constexpr int kMaxThreadsPerBlock = 1024;
   static constexpr int kComputeCapability = 100;
   static constexpr bool kForwardCompatible = false;
+  // Tensor memory (TMEM, the tcgen05 accumulators' home): 128 lanes x 512 columns of 32 bits
+  // per SM, allocated by columns (PTX ISA, "Tensor Memory"). Only Sm100 has it.
+  static constexpr int kTensorMemoryColumns = 512;
+  static constexpr int kTensorMemoryLanes = 128;
 };
 
 // CDNA3 (MI300): 64 KiB LDS per workgroup, wave64, 4 SIMDs x 512 VGPRs x 64 lanes.

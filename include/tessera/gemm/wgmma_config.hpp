@@ -42,19 +42,67 @@ namespace detail {
 // Full and empty barrier per stage, and one spare pair.
 constexpr int wgmma_barrier_bytes(int stages) { return 2 * stages * 8 + 16; }
 
-// Stages that fit beside the rest of the plan (at most 8), for kStages = 0.
-template <int kStageBytes, int kOtherBytes>
+// Stages that fit beside the rest of the plan (at most 8), for kStages = 0. (Arch: the
+// Blackwell family plans against Sm100's shared memory.)
+template <int kStageBytes, int kOtherBytes, class Arch = Sm90>
 constexpr int stages_that_fit() {
-  const int room = int(Sm90::kSmemBytesPerBlock) - kOtherBytes;
+  const int room = int(Arch::kSmemBytesPerBlock) - kOtherBytes;
   const int stages = room / kStageBytes;
   return stages > 8 ? 8 : stages;
 }
 }  // namespace detail
 
+namespace detail {
+// The shared memory of the generic path (sm90_producer_generic.hpp), which the Hopper and the
+// Blackwell families share: operands TMA cannot describe arrive as raw lines, the
+// 16-byte-aligned hull of each line of a K tile (a row of a K-major operand, one k of an
+// MN-major one), copied word by word into a ring of raw slots; the producer then realigns
+// them into the same swizzled stages (TileA, TileB). No epilogue staging (the generic
+// epilogue stores directly). A configuration derives from it: GenericProducer<Config> and the
+// kernels read these members. kOtherBarrierBytes: what else the family keeps beside the
+// ring's barriers (Blackwell: its accumulator barriers and the TMEM base address).
+template <class TileA, class TileB, int kBlockM, int kBlockN, int kBlockK, bool kKMajorA, bool kKMajorB, class Arch,
+          int kOtherBarrierBytes = 0>
+struct GenericPathPlan {
+  static constexpr int kRawLinesA = kKMajorA ? kBlockM : kBlockK;
+  static constexpr int kRawPitchA = (kKMajorA ? kBlockK : kBlockM) * 2 + 16;
+  static constexpr int kRawLinesB = kKMajorB ? kBlockN : kBlockK;
+  static constexpr int kRawPitchB = (kKMajorB ? kBlockK : kBlockN) * 2 + 16;
+  static constexpr int kRawSlotBytes = kRawLinesA * kRawPitchA + kRawLinesB * kRawPitchB;
+  static constexpr int kGenericStages = 2;
+  static constexpr int kRawSlots =
+      2 * (TileA::kBytes + TileB::kBytes) + 2 * kRawSlotBytes + 128 <= int(Arch::kSmemBytesPerBlock) ? 2 : 1;
+  struct GenericStagesA : smem::Buffer<std::size_t(kGenericStages) * TileA::kBytes, 1024> {
+    static constexpr const char* kName = "A stages";
+  };
+  struct GenericStagesB : smem::Buffer<std::size_t(kGenericStages) * TileB::kBytes, 1024> {
+    static constexpr const char* kName = "B stages";
+  };
+  struct RawSlots : smem::Buffer<std::size_t(kRawSlots) * kRawSlotBytes, 16> {
+    static constexpr const char* kName = "raw line slots";
+  };
+  struct GenericBarriers : smem::Buffer<(2 * kGenericStages + kRawSlots) * 8 + kOtherBarrierBytes, 16> {
+    static constexpr const char* kName = "barriers";
+  };
+  using GenericPlan =
+      smem::Plan<smem::Buffers<GenericStagesA, GenericStagesB, RawSlots, GenericBarriers>,
+                 smem::Seq<smem::Step<smem::Overwrite<GenericBarriers>>,
+                           smem::Loop<smem::Parallel<
+                               smem::Loop<smem::Step<smem::Read<GenericBarriers, RawSlots>,
+                                                     smem::Write<RawSlots, GenericStagesA, GenericStagesB>>>,
+                               smem::Loop<smem::Step<smem::Read<GenericBarriers, GenericStagesA,
+                                                                GenericStagesB>>>>>>>;
+};
+}  // namespace detail
+
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
           class ClusterShape_ = ClusterShape<1, 1>, int kStages_ = 0>
-struct WgmmaConfig {
+struct WgmmaConfig
+    : detail::GenericPathPlan<Sw128OperandTile<TileShape_::kM, TileShape_::kK, 2, LayoutA_::kIsRowMajor>,
+                              Sw128OperandTile<TileShape_::kN, TileShape_::kK, 2, !LayoutB_::kIsRowMajor>,
+                              TileShape_::kM, TileShape_::kN, TileShape_::kK, LayoutA_::kIsRowMajor,
+                              !LayoutB_::kIsRowMajor, Sm90> {
   using Family = WgmmaFamily;
   using Arch = Sm90;
   using ElementA = ElementA_;
@@ -149,41 +197,8 @@ struct WgmmaConfig {
                           smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
                                     smem::Loop<smem::Parallel<Producer, Consumer>>>>;
   static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
-
-  // ---- shared memory of the generic path (sm90_producer_generic.hpp) ---------------------
-  // Operands TMA cannot describe arrive as raw lines: the 16-byte-aligned hull of each
-  // line of a K tile (a row of a K-major operand, one k of an MN-major one), copied word by
-  // word into a ring of raw slots; the producer then realigns them into the same swizzled
-  // stages. No epilogue staging (the generic epilogue stores directly).
-  static constexpr int kRawLinesA = kKMajorA ? kBlockM : kBlockK;
-  static constexpr int kRawPitchA = (kKMajorA ? kBlockK : kBlockM) * kElementBytes + 16;
-  static constexpr int kRawLinesB = kKMajorB ? kBlockN : kBlockK;
-  static constexpr int kRawPitchB = (kKMajorB ? kBlockK : kBlockN) * kElementBytes + 16;
-  static constexpr int kRawSlotBytes = kRawLinesA * kRawPitchA + kRawLinesB * kRawPitchB;
-  static constexpr int kGenericStages = 2;
-  static constexpr int kRawSlots =
-      2 * kStageBytes + 2 * kRawSlotBytes + 128 <= int(Arch::kSmemBytesPerBlock) ? 2 : 1;
-  struct GenericStagesA : smem::Buffer<std::size_t(kGenericStages) * TileA::kBytes, 1024> {
-    static constexpr const char* kName = "A stages";
-  };
-  struct GenericStagesB : smem::Buffer<std::size_t(kGenericStages) * TileB::kBytes, 1024> {
-    static constexpr const char* kName = "B stages";
-  };
-  struct RawSlots : smem::Buffer<std::size_t(kRawSlots) * kRawSlotBytes, 16> {
-    static constexpr const char* kName = "raw line slots";
-  };
-  struct GenericBarriers : smem::Buffer<(2 * kGenericStages + kRawSlots) * 8, 16> {
-    static constexpr const char* kName = "barriers";
-  };
-  using GenericPlan =
-      smem::Plan<smem::Buffers<GenericStagesA, GenericStagesB, RawSlots, GenericBarriers>,
-                 smem::Seq<smem::Step<smem::Overwrite<GenericBarriers>>,
-                           smem::Loop<smem::Parallel<
-                               smem::Loop<smem::Step<smem::Read<GenericBarriers, RawSlots>,
-                                                     smem::Write<RawSlots, GenericStagesA, GenericStagesB>>>,
-                               smem::Loop<smem::Step<smem::Read<GenericBarriers, GenericStagesA,
-                                                                GenericStagesB>>>>>>>;
-  static_assert(sizeof(smem::AssertFits<Arch, GenericPlan>) > 0, "");
+  // The generic path's shared memory: detail::GenericPathPlan, the base.
+  static_assert(sizeof(smem::AssertFits<Arch, typename WgmmaConfig::GenericPlan>) > 0, "");
 };
 
 }  // namespace tessera::gemm

@@ -316,9 +316,14 @@ struct Plan<Buffers<Bufs...>, Outline> {
 
   // Host only (plain inline function: device passes parse it but never emit it).
   static void print(std::FILE* out, const char* title = nullptr) {
-    std::fprintf(out, "shared-memory plan%s%s: %zu buffers, %zu program points\n", title ? ": " : "",
-                 title ? title : "", kBufferCount, kPointCount);
-    std::fprintf(out, "  %-24s %9s %6s %9s %9s  %s\n", "buffer", "bytes", "align", "offset", "end", "occupies points");
+    print_as(out, title, "shared-memory plan", "bytes", "B");
+  }
+  // The same for a plan of another memory kind (tmem_plan.hpp: columns of tensor memory):
+  // `kind` names the plan, `units` heads the size column, `unit` follows the totals.
+  static void print_as(std::FILE* out, const char* title, const char* kind, const char* units, const char* unit) {
+    std::fprintf(out, "%s%s%s: %zu buffers, %zu program points\n", kind, title ? ": " : "", title ? title : "",
+                 kBufferCount, kPointCount);
+    std::fprintf(out, "  %-24s %9s %6s %9s %9s  %s\n", "buffer", units, "align", "offset", "end", "occupies points");
     for (std::size_t i = 0; i < kBufferCount; ++i) {
       std::fprintf(out, "  %-24s %9zu %6zu %9zu %9zu  ", buffer_name(i), buffer_bytes(i), buffer_align(i),
                    buffer_offset(i), buffer_offset(i) + buffer_bytes(i));
@@ -332,8 +337,8 @@ struct Plan<Buffers<Bufs...>, Outline> {
       }
       std::fprintf(out, "%s\n", any ? "" : "-");
     }
-    std::fprintf(out, "  total %zu B, lower bound %zu B, unshared %zu B (reuse saves %zu B)\n", kTotalBytes,
-                 kLowerBoundBytes, kUnsharedBytes, kUnsharedBytes - kTotalBytes);
+    std::fprintf(out, "  total %zu %s, lower bound %zu %s, unshared %zu %s (reuse saves %zu %s)\n", kTotalBytes, unit,
+                 kLowerBoundBytes, unit, kUnsharedBytes, unit, kUnsharedBytes - kTotalBytes, unit);
   }
 };
 

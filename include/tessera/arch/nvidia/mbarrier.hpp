@@ -71,6 +71,21 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* b
 #endif
 }
 
+// The shared::cluster address of the object at the same offset as `p` in the shared memory
+// of CTA `cta_rank` of this cluster (mapa): where an asynchronous operation of this CTA is to
+// signal another CTA's barrier.
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(const void* p, std::uint32_t cta_rank) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_address(p)), "r"(cta_rank));
+  return remote;
+#else
+  (void)p;
+  (void)cta_rank;
+  return 0;
+#endif
+}
+
 // True once the phase with this parity has completed (non-blocking probe, with the
 // hardware's bounded suspend).
 TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {

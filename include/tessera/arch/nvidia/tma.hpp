@@ -110,6 +110,27 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_2d_multicast(const CUtensorMap*
 #endif
 }
 
+// sm_100a, a CTA pair (tcgen05 cta_group::2): the box lands in this CTA's shared memory at
+// dst and its bytes complete the barrier at shared::cluster address `cluster_bar`, which may
+// be the peer CTA's (the pair's leader, whose MMA reads both CTAs' stages). PTX ISA,
+// cp.async.bulk.tensor: with .cta_group::2 the mbarrier may be in either CTA of the pair.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_2d_pair(const CUtensorMap* map, std::uint32_t cluster_bar, void* dst,
+                                                         int inner, int outer) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(cluster_bar), "r"(inner), "r"(outer)
+      : "memory");
+#else
+  (void)map;
+  (void)cluster_bar;
+  (void)dst;
+  (void)inner;
+  (void)outer;
+#endif
+}
+
 // Shared memory at src -> the box at (inner, outer); the part outside the tensor is not
 // written. Completion is tracked by bulk groups (commit, then wait).
 TESSERA_DEVICE TESSERA_FORCEINLINE void tma_store_2d(const CUtensorMap* map, const void* src, int inner,

@@ -41,6 +41,15 @@ TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t pack_pair(float lo, float hi) {
   }
   return r;
 }
+
+// alpha * acc + beta * C(m, n), C read only when beta != 0 and (m, n) is inside M x N (the
+// Blackwell family's epilogue uses it too).
+template <class LayoutC, class Params>
+TESSERA_DEVICE TESSERA_FORCEINLINE float linear_combine(const Params& p, float acc, std::int64_t m, std::int64_t n) {
+  float v = p.alpha * acc;
+  if (p.beta != 0.0f && m < p.M && n < p.N) v += p.beta * to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
+  return v;
+}
 }  // namespace detail
 
 template <class Config>
@@ -64,9 +73,7 @@ struct WgmmaEpilogue {
   template <class Params>
   TESSERA_DEVICE TESSERA_FORCEINLINE static float combine(const Params& p, float acc, std::int64_t m,
                                                           std::int64_t n) {
-    float v = p.alpha * acc;
-    if (p.beta != 0.0f && m < p.M && n < p.N) v += p.beta * to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
-    return v;
+    return detail::linear_combine<LayoutC>(p, acc, m, n);
   }
 
   // The warpgroup's block of the tile: rows [m0, m0 + 64 kRowBlocks), columns [n0, n0 + N).

@@ -26,29 +26,10 @@
 #include "tessera/gemm/collective/sm90_pipeline.hpp"
 #include "tessera/gemm/collective/sm90_producer_generic.hpp"
 #include "tessera/gemm/collective/sm90_producer_tma.hpp"
+#include "tessera/gemm/kernel/tma_gemm_params.hpp"
 #include "tessera/gemm/wgmma_config.hpp"
 
 namespace tessera::gemm {
-
-// How operands reach shared memory and D leaves it.
-enum class WgmmaPath {
-  kTma,      // TMA loads (multicast in clusters), TMA stores of the epilogue
-  kGeneric,  // realigning ordinary loads, direct element stores: any pointer and pitch
-};
-
-template <class Config>
-struct WgmmaParams {
-  CUtensorMap map_a, map_b, map_d;  // kTma only
-  const typename Config::ElementA* a;
-  const typename Config::ElementB* b;
-  const typename Config::ElementC* c;
-  typename Config::ElementC* d;
-  std::int64_t lda, ldb, ldc, ldd;
-  std::int64_t span_a, span_b;  // elements from a / b to one past their last element
-  std::int64_t M, N, K;
-  float alpha, beta;
-  PersistentTileWalk walk;
-};
 
 template <class Config, WgmmaPath kPath>
 struct WgmmaGemmKernel {

@@ -1,0 +1,43 @@
+// The Blackwell tcgen05 GEMM configurations Tessera ships and checks (gemm/umma_config.hpp):
+// together they cover both input types, the three output types, both majors of A and of B,
+// both layouts of D, one CTA per MMA with and without a multicast cluster, and a CTA pair
+// (cta_group::2). Shared by print_plans, the ISA tests (test/isa/umma_gemm_kernel.cpp), the
+// host tests (test/unit/test_umma_host.cpp) and the GPU tests (test/gpu/test_umma_gemm.cu,
+// which no Blackwell GPU has run). Each is a struct, so its name shows in the kernel's
+// mangled symbol. Host-includable.
+#pragma once
+
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/gemm/umma_config.hpp"
+#include "tessera/layout/matrix_layout.hpp"
+
+namespace examples::umma {
+
+using tessera::bfloat16_t;
+using tessera::ColumnMajor;
+using tessera::GemmShape;
+using tessera::half_t;
+using tessera::RowMajor;
+using tessera::gemm::ClusterShape;
+using tessera::gemm::CtaPair;
+using tessera::gemm::OneCta;
+using tessera::gemm::UmmaConfig;
+
+// The default: 128x256x64 on one CTA, A and B K-major, bf16 in and out, two accumulator
+// buffers of 256 columns (all 512 columns of tensor memory).
+struct Tn : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor> {};
+// B N-major (row-major B), fp16 in, fp32 out, 128x128 tiles: 2 x 128 = 256 columns.
+struct NnF32 : UmmaConfig<half_t, RowMajor, half_t, RowMajor, float, RowMajor, GemmShape<128, 128, 64>> {};
+// A M-major (column-major A), B N-major, column-major fp16 D.
+struct ColD : UmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor> {};
+// One CTA per MMA in a 2x1 cluster: the B tile is loaded half by each CTA and multicast,
+// and each MMA's commit frees the stage in both CTAs.
+struct Multicast : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                              GemmShape<128, 256, 64>, OneCta, ClusterShape<2, 1>> {};
+// A CTA pair: 256x256 MMAs (cta_group::2) issued by the even CTA; each CTA loads its 128
+// rows of A and half of B; fp32 column-major D.
+struct Pair : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor, GemmShape<256, 256, 64>,
+                         CtaPair> {};
+
+}  // namespace examples::umma

@@ -1,0 +1,88 @@
+// The MMA side of the Blackwell main loop: one thread of the MMA warp, per output tile, waits
+// for a free accumulator buffer in tensor memory, then for each K tile's stage issues the
+// tcgen05.mma steps (4 per 64-deep K tile, K = 16 each) from shared-memory descriptors, and
+// frees the stage with tcgen05.commit on its empty barrier: the commit arrives once those
+// MMAs have read it, so the thread never waits for an MMA itself. After the last K tile one
+// more commit, on the buffer's full barrier, tells the epilogue the accumulator is complete.
+//
+// Who hears a commit:
+//   one CTA, no cluster   this CTA's barrier;
+//   one CTA, a cluster    every CTA that wrote into the stage (the multicast sharers, as in
+//                         the Hopper kernel) for empty barriers; this CTA for full ones;
+//   a CTA pair            both CTAs (the MMA read both CTAs' stages and wrote both CTAs'
+//                         tensor memory); only the leader (even CTA) issues.
+#pragma once
+#include <cstdint>
+
+#include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/arch/nvidia/tcgen05.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/mma/umma_atom.hpp"
+
+namespace tessera::gemm {
+
+#if defined(TESSERA_CUDA)
+
+template <class Config, int kStages>
+struct UmmaMainloop {
+  using TileA = typename Config::TileA;
+  using TileB = typename Config::TileB;
+  using Cluster = typename Config::Cluster;
+  static constexpr int kCtaGroup = Config::kCtaGroup;
+  static constexpr int kSteps = Config::kBlockK / mma::umma::kF16K;
+  // Barriers other CTAs complete (multicast bytes, a pair's peer copies) need cluster-scope
+  // waits, as in the Hopper kernel.
+  static constexpr bool kClusterWaits = Cluster::kSize > 1;
+
+  // The descriptors of K step kk of the stage tiles at shared addresses a and b.
+  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t a, int kk) {
+    return mma::umma::encode(mma::umma::sw128_k_step<TileA, Config::kKMajorA>(a, kk));
+  }
+  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t b, int kk) {
+    return mma::umma::encode(mma::umma::sw128_k_step<TileB, Config::kKMajorB>(b, kk));
+  }
+
+  // One arrival on `bar` in this CTA, or in every CTA of `mask`, when the MMAs issued so far
+  // have completed.
+  TESSERA_DEVICE static void commit(std::uint64_t* bar, std::uint16_t mask) {
+    if constexpr (Cluster::kSize > 1) {
+      nvidia::umma_commit_multicast<kCtaGroup>(bar, mask);
+    } else {
+      (void)mask;
+      nvidia::umma_commit<kCtaGroup>(bar);
+    }
+  }
+
+  // The MMAs of one tile into the accumulator at TMEM address d: k_tiles K tiles from ring
+  // position `pos` (advanced past them). stage_mask: the CTAs whose empty barriers hear a
+  // stage's release; tile_mask: those whose full accumulator barrier hears the tile's end.
+  TESSERA_DEVICE static void tile(std::uint32_t d, std::uint32_t stages_a, std::uint32_t stages_b,
+                                  std::uint64_t* full, std::uint64_t* empty, std::uint64_t* accumulator_full,
+                                  RingPosition<kStages>& pos, int k_tiles, std::uint16_t stage_mask,
+                                  std::uint16_t tile_mask) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
+      nvidia::tcgen05_fence_after_thread_sync();
+      const std::uint32_t a = stages_a + pos.stage * TileA::kBytes;
+      const std::uint32_t b = stages_b + pos.stage * TileB::kBytes;
+      TESSERA_UNROLL
+      for (int kk = 0; kk < kSteps; ++kk) {
+        // The tile's first MMA overwrites the buffer (the previous tile's values are stale).
+        nvidia::umma_f16<kCtaGroup, Config::kIdesc>(d, descriptor_a(a, kk), descriptor_b(b, kk), kt > 0 || kk > 0);
+      }
+      commit(&empty[pos.stage], stage_mask);
+      pos.advance();
+    }
+    if constexpr (kCtaGroup == 2) {
+      commit(accumulator_full, tile_mask);
+    } else {
+      (void)tile_mask;
+      nvidia::umma_commit<1>(accumulator_full);  // the accumulator is this CTA's alone
+    }
+  }
+};
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::gemm

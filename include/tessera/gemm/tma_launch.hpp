@@ -1,0 +1,183 @@
+// The host side of a launch that the two TMA tensor-core families share (the Hopper wgmma
+// family, wgmma_gemm.hpp, and the Blackwell tcgen05 family, umma_gemm.hpp): which path the
+// arguments take, the kernel parameters, the operand tensor maps, and the persistent,
+// cluster-aware grid. What differs per family (the D tensor map, the kernel) stays there.
+// CUDA only.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/arch/nvidia/tma.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/status.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/can_implement.hpp"
+#include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/gemm/kernel/tma_gemm_params.hpp"
+#include "tessera/runtime/device.hpp"
+#include "tessera/runtime/launch.hpp"
+
+namespace tessera::gemm::tma_launch {
+
+template <class Config>
+using Args = Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>;
+
+// kTma when TMA can describe A, B, D and (if it is read) C.
+template <class Config>
+WgmmaPath path(const Args<Config>& a) {
+  using EC = typename Config::ElementC;
+  const bool reads_c = a.beta != 0.0f;
+  // Contiguous extents: K of a row-major A, M of a column-major one; N of a row-major B
+  // (and D), K of a column-major B (M of a column-major D).
+  const std::int64_t contiguous_a = Config::LayoutA::kIsRowMajor ? a.K : a.M;
+  const std::int64_t contiguous_b = Config::LayoutB::kIsRowMajor ? a.N : a.K;
+  const std::int64_t contiguous_c = Config::LayoutC::kIsRowMajor ? a.N : a.M;
+  const bool ok = nvidia::tma_describable(a.A, a.lda, contiguous_a, 2) &&
+                  nvidia::tma_describable(a.B, a.ldb, contiguous_b, 2) &&
+                  nvidia::tma_describable(a.D, a.ldd, contiguous_c, sizeof(EC)) &&
+                  (!reads_c || nvidia::tma_describable(a.C, a.ldc, contiguous_c, sizeof(EC)));
+  return ok ? WgmmaPath::kTma : WgmmaPath::kGeneric;
+}
+
+// Every parameter but the tensor maps and the walk.
+template <class Config>
+void fill(WgmmaParams<Config>& p, const Args<Config>& a) {
+  p.a = a.A;
+  p.b = a.B;
+  p.c = a.C;
+  p.d = a.D;
+  p.lda = a.lda;
+  p.ldb = a.ldb;
+  p.ldc = a.ldc;
+  p.ldd = a.ldd;
+  p.span_a = matrix_span<typename Config::LayoutA>(a.M, a.K, a.lda);
+  p.span_b = matrix_span<typename Config::LayoutB>(a.K, a.N, a.ldb);
+  p.M = a.M;
+  p.N = a.N;
+  p.K = a.K;
+  p.alpha = a.alpha;
+  p.beta = a.beta;
+}
+
+template <class T>
+constexpr CUtensorMapDataType data_type() {
+  if constexpr (std::is_same_v<T, float>) {
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  } else if constexpr (std::is_same_v<T, half_t>) {
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  } else {
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  }
+}
+
+// A and B in the boxes the TMA producer asks for (sm90_producer_tma.hpp): {64 K, slice rows}
+// K-major, {64 M/N, 64 K} MN-major, 128-byte swizzle.
+template <class Config>
+Status operand_maps(const Args<Config>& a, WgmmaParams<Config>& p) {
+  constexpr auto kSw = CU_TENSOR_MAP_SWIZZLE_128B;
+  const CUtensorMapDataType in = data_type<typename Config::ElementA>();
+  const Status s =
+      Config::kKMajorA
+          ? nvidia::make_tensor_map_2d(&p.map_a, a.A, in, 2, a.K, a.M, a.lda * 2, 64, Config::kSliceRowsA, kSw)
+          : nvidia::make_tensor_map_2d(&p.map_a, a.A, in, 2, a.M, a.K, a.lda * 2, 64, 64, kSw);
+  if (!ok(s)) return s;
+  return Config::kKMajorB
+             ? nvidia::make_tensor_map_2d(&p.map_b, a.B, in, 2, a.K, a.N, a.ldb * 2, 64, Config::kSliceRowsB, kSw)
+             : nvidia::make_tensor_map_2d(&p.map_b, a.B, in, 2, a.N, a.K, a.ldb * 2, 64, 64, kSw);
+}
+
+// Clusters that are resident at once (one CTA per SM: the plan fills shared memory), asked
+// of the runtime once per kernel and device.
+template <auto kKernel, class Cluster>
+Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int* clusters) {
+  if constexpr (Cluster::kSize == 1) {
+    *clusters = d.multiprocessors;
+    return Status::kSuccess;
+  } else {
+    static std::atomic<int> cached[64] = {};
+    if (d.id >= 0 && d.id < 64 && cached[d.id].load(std::memory_order_relaxed) > 0) {
+      *clusters = cached[d.id].load(std::memory_order_relaxed);
+      return Status::kSuccess;
+    }
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(d.multiprocessors / Cluster::kSize * Cluster::kSize));
+    config.blockDim = dim3(unsigned(threads));
+    config.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = Cluster::kSize;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    int n = 0;
+    TESSERA_RETURN_IF_CUDA_ERROR(cudaOccupancyMaxActiveClusters(&n, kKernel, &config));
+    if (n <= 0) return Status::kErrorOutOfResources;
+    if (d.id >= 0 && d.id < 64) cached[d.id].store(n, std::memory_order_relaxed);
+    *clusters = n;
+    return Status::kSuccess;
+  }
+}
+
+// The persistent launch: as many clusters as are resident (no more than there are cluster
+// tiles), each walking its share of the tiles (PersistentTileWalk), kThreads per CTA and
+// the plan's shared memory.
+template <auto kKernel, class Cluster, int kBlockM, int kBlockN, int kThreads, std::size_t kSmemBytes, class Params>
+Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
+  const Status attr = allow_dynamic_smem<kKernel>(kSmemBytes);
+  if (!ok(attr)) return attr;
+  int clusters = 0;
+  const Status fit = resident_clusters<kKernel, Cluster>(d, kSmemBytes, kThreads, &clusters);
+  if (!ok(fit)) return fit;
+  p.walk = PersistentTileWalk::make(p.M, p.N, kBlockM, kBlockN, Cluster::kM, Cluster::kN, 1);
+  const std::int64_t units = p.walk.units();
+  if (units < clusters) clusters = int(units);
+  p.walk.clusters = clusters;
+  LaunchShape shape;
+  shape.grid_x = unsigned(clusters * Cluster::kSize);
+  shape.block_x = kThreads;
+  shape.dynamic_smem_bytes = kSmemBytes;
+  shape.cluster_x = Cluster::kSize;
+  return launch_kernel(kKernel, shape, stream, p);
+}
+
+// The KernelLauncher (gemm.hpp) both families share. A family's specialisation derives from
+// it and supplies, as public static members, its D tensor map and its persistent launch:
+//   static Status make_map_d(const Args&, WgmmaParams<Config>&);
+//   template <WgmmaPath kPath> static Status launch_path(WgmmaParams<Config>&, Stream, const DeviceInfo&);
+template <class Config, class Family>
+struct Launcher {
+  using Params = WgmmaParams<Config>;
+
+  // The generic path takes any element-aligned operand.
+  static OperandRequirements requirements() { return {}; }
+
+  // The family's refusals: 32-bit extents and tile counts (coordinates are 32-bit in the kernel).
+  static Status check(const Args<Config>& a) {
+    constexpr std::int64_t kLimit = std::int64_t(1) << 31;
+    if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
+    const auto walk = PersistentTileWalk::make(a.M, a.N, Config::kBlockM, Config::kBlockN, 1, 1, 1);
+    if (walk.units() >= kLimit) return Status::kErrorGridTooLarge;
+    return Status::kSuccess;
+  }
+
+  static std::size_t workspace_size(const Args<Config>&, const DeviceInfo&) { return 0; }
+
+  static WgmmaPath path(const Args<Config>& a) { return tma_launch::path<Config>(a); }
+
+  static Status launch(const Args<Config>& a, void*, Stream stream, const DeviceInfo& d) {
+    Params p{};
+    fill(p, a);
+    if (path(a) == WgmmaPath::kTma) {
+      Status maps = operand_maps(a, p);
+      if (ok(maps)) maps = Family::make_map_d(a, p);
+      if (!ok(maps)) return maps;
+      return Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
+    }
+    return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
+  }
+};
+
+}  // namespace tessera::gemm::tma_launch

@@ -1,0 +1,70 @@
+// The Blackwell tensor-core GEMM family: Gemm<UmmaConfig<...>> (the host API is gemm/gemm.hpp's;
+// this file supplies the family's launch, its checks and its path query). Compiled and
+// checked for sm_100a; it has not run on a Blackwell GPU.
+//
+//   using Config = tessera::gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
+//                                            bfloat16_t, RowMajor>;
+//   tessera::Status s = tessera::gemm::Gemm<Config>::run(args, nullptr, stream);
+//   tessera::gemm::umma_path<Config>(args);   // which path these arguments take
+//
+// The two paths of the Hopper family (wgmma_gemm.hpp), chosen per call by the same rule:
+//   kTma      TMA loads (multicast in clusters, split across a CTA pair), tcgen05.mma, TMA
+//             stores;
+//   kGeneric  anything TMA cannot describe: the Hopper family's realigning producer feeds
+//             the same MMA warp (one CTA per tile, no cluster), and bounds-checked stores.
+// Runs only on a device of compute capability 10.0 (Sm100: runs_on). Compile with nvcc for
+// sm_100a (-gencode=arch=compute_100a,code=sm_100a).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/arch/nvidia/tma.hpp"
+#include "tessera/core/status.hpp"
+#include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/can_implement.hpp"
+#include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
+#include "tessera/gemm/tma_launch.hpp"
+#include "tessera/gemm/umma_config.hpp"
+#include "tessera/runtime/device.hpp"
+
+namespace tessera::gemm {
+
+// The launch is the one both TMA families share (tma_launch.hpp); what is this family's own
+// is its D tensor map and its kernel.
+template <class Config>
+struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>> {
+  using EC = typename Config::ElementC;
+
+  // D's tensor map in the epilogue's boxes (sm100_epilogue.hpp): each epilogue warp stores
+  // its 32 rows x 128 bytes, row-major in the 128-byte swizzle, column-major as unswizzled
+  // lines of 32 rows.
+  static Status make_map_d(const tma_launch::Args<Config>& a, UmmaParams<Config>& p) {
+    constexpr std::uint32_t kLine = 128 / sizeof(EC);
+    const CUtensorMapDataType type = tma_launch::data_type<EC>();
+    return Config::LayoutC::kIsRowMajor
+               ? nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.N, a.M, a.ldd * sizeof(EC), kLine,
+                                            32, CU_TENSOR_MAP_SWIZZLE_128B)
+               : nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.M, a.N, a.ldd * sizeof(EC), 32,
+                                            kLine, CU_TENSOR_MAP_SWIZZLE_NONE);
+  }
+
+  // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
+  template <UmmaPath kPath>
+  static Status launch_path(UmmaParams<Config>& p, Stream stream, const DeviceInfo& d) {
+    using Kernel = UmmaGemmKernel<Config, kPath>;
+    using C = typename Kernel::C;
+    return tma_launch::persistent<umma_gemm_kernel<Config, kPath>, typename Kernel::Cluster, C::kBlockM, C::kBlockN,
+                                  C::kThreads, Kernel::Plan::kTotalBytes>(p, stream, d);
+  }
+};
+
+// Which path Gemm<Config>::run takes for these arguments (tma: TMA loads and stores;
+// generic: realigning loads and direct stores, for pointers or pitches TMA cannot take).
+template <class Config>
+UmmaPath umma_path(const Arguments<typename Config::ElementA, typename Config::ElementB,
+                                   typename Config::ElementC>& a) {
+  return KernelLauncher<UmmaFamily, Config>::path(a);
+}
+
+}  // namespace tessera::gemm

@@ -1,0 +1,14 @@
+// A CTA pair inside a larger cluster: not supported (a pair is its own 2x1 cluster).
+#include "tessera/gemm/umma_config.hpp"
+
+using namespace tessera;
+using gemm::ClusterShape;
+using gemm::CtaPair;
+using gemm::OneCta;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<256, 256, 64>, CtaPair, ClusterShape<2, 2>>;
+#else
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<256, 256, 64>, CtaPair, ClusterShape<1, 1>>;
+#endif
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

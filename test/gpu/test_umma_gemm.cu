@@ -1,0 +1,95 @@
+// GPU tests of the Blackwell tcgen05 family (UmmaConfig). Built wherever nvcc builds sm_100a;
+// NO Blackwell GPU has run them: on any device but compute capability 10.0 the executable
+// reports itself skipped (gpu_main.cpp), and the host API refuses other devices with
+// kErrorWrongArchitecture. They are the first thing to run on a B200 (benchmark/notes/umma.md
+// says in which order): every shipped configuration (examples/umma_configs.hpp) on both paths,
+// odd sizes and K tails, beta != 0, C == D, K = 0, the tiles a cluster or pair does not divide,
+// against the float64 reference with poisoned outputs, and the planned shared memory.
+#include "tessera/gemm/umma_gemm.hpp"
+
+#include "gemm_case.hpp"
+#include "umma_configs.hpp"
+
+using namespace tessera;
+using gemm::UmmaPath;
+using tessera::test::CaseShape;
+using tessera::test::check_gemm;
+
+namespace {
+
+// Requires the path these arguments take.
+template <class Config>
+auto takes(UmmaPath want) {
+  return [want](const auto& args) {
+    const UmmaPath got = gemm::umma_path<Config>(args);
+    INFO("path " << (got == UmmaPath::kTma ? "tma" : "generic"));
+    REQUIRE(got == want);
+  };
+}
+
+// Every extent and leading dimension a multiple of 8 elements: the TMA path.
+CaseShape aligned(CaseShape s) {
+  s.ld_multiple = 8;
+  return s;
+}
+
+// Sizes chosen for this family: one K tile and a K tail, a single partial tile, M past one
+// 128-row block but inside a pair's 256 (the peer CTA's rows partly outside), N past one
+// tile, enough tiles that every CTA walks several (both accumulator buffers, both phases).
+const CaseShape kAligned[] = {
+    aligned({8, 8, 8}),           aligned({128, 256, 64}),          aligned({136, 264, 72, 0, 1.0f, 0.5f}),
+    aligned({200, 520, 136, 8}),  aligned({1000, 64, 200, 0, -1.0f, 0.0f}), aligned({520, 1032, 1000, 0, 1.5f, -0.25f}),
+};
+// Extents or leading dimensions TMA cannot describe: the generic path.
+const CaseShape kUnaligned[] = {
+    {1, 1, 1}, {7, 9, 65, 0, 1.0f, 0.5f}, {129, 257, 127, 3, 2.0f, -1.0f}, {300, 70, 1001, 1},
+};
+
+template <class Config>
+void sweep() {
+  for (const CaseShape& s : kAligned) check_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+  for (const CaseShape& s : kUnaligned) check_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, both paths", "[gpu][umma]", examples::umma::Tn,
+                   examples::umma::NnF32, examples::umma::ColD, examples::umma::Multicast, examples::umma::Pair) {
+  sweep<TestType>();
+}
+
+TEST_CASE("umma GEMM: one accumulator buffer, and a pair with a 128-wide N", "[gpu][umma]") {
+  sweep<gemm::UmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                         GemmShape<128, 192, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 1>>();
+  sweep<gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 128, 64>,
+                         gemm::CtaPair>>();
+}
+
+TEST_CASE("umma GEMM: in place, K = 0, alpha = 0", "[gpu][umma][edge]") {
+  for (CaseShape s : {aligned({136, 128, 72, 0, 1.0f, 1.0f}), CaseShape{64, 200, 16, 3, -2.0f, 0.5f}}) {
+    s.in_place = true;
+    check_gemm<examples::umma::Tn>(s);
+    check_gemm<examples::umma::Pair>(s);
+  }
+  check_gemm<examples::umma::Tn>(aligned({40, 64, 0, 0, 1.0f, 0.5f}));
+  check_gemm<examples::umma::Pair>(aligned({300, 64, 0, 0, 1.0f, 0.5f}));
+  check_gemm<examples::umma::Tn>({70, 20, 0, 2, 3.0f, -1.0f});
+  check_gemm<examples::umma::Multicast>(aligned({100, 100, 50, 0, 0.0f, 1.0f}));
+}
+
+// The kernels' shared memory is the plan's: no static shared memory, and the dynamic size the
+// launcher opts in to is exactly the plan's total (the kernel also traps on any other size).
+TEST_CASE("umma kernels use exactly the planned shared memory", "[gpu][umma][plan]") {
+  using Tn = examples::umma::Tn;
+  check_gemm<Tn>(aligned({256, 256, 64}));
+  check_gemm<Tn>({67, 130, 70, 1});
+  cudaFuncAttributes tma{}, generic{};
+  REQUIRE_CUDA(cudaFuncGetAttributes(&tma, gemm::umma_gemm_kernel<Tn, UmmaPath::kTma>));
+  REQUIRE_CUDA(cudaFuncGetAttributes(&generic, gemm::umma_gemm_kernel<Tn, UmmaPath::kGeneric>));
+  CHECK(tma.sharedSizeBytes == 0);
+  CHECK(generic.sharedSizeBytes == 0);
+  CHECK(std::size_t(tma.maxDynamicSharedSizeBytes) == Tn::Plan::kTotalBytes);
+  CHECK(std::size_t(generic.maxDynamicSharedSizeBytes) == Tn::GenericPlan::kTotalBytes);
+  CHECK(tma.localSizeBytes == 0);
+  CHECK(generic.localSizeBytes == 0);
+}

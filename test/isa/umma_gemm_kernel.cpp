@@ -1,0 +1,253 @@
+// ISA checks of the Blackwell tensor-core family (include/tessera/gemm/kernel/umma_gemm_kernel.hpp)
+// as users get it: umma_gemm_kernel<Config, Path>, explicitly instantiated for the shipped
+// configurations and both paths, compiled by nvcc for sm_100a to PTX (FileCheck below) and to
+// a cubin with ptxas's resource report (no stack, no spills). Compiled and checked only: no
+// Blackwell GPU has run these kernels.
+//
+// The same file built by the host compiler (UMMA_ISA_PLAN_TOOL) prints, for the configuration
+// named on its command line, what the checks compare the code with (run_filecheck.cmake turns
+// each NAME=value line into a FileCheck variable):
+//   SMEM        the shared-memory plan's total: the kernel refuses (traps on) any other
+//               dynamic shared-memory size, so the PTX carries the number (ptxas reports only
+//               static shared memory, which must be none);
+//   TMEM        the columns tcgen05.alloc / dealloc are asked for (the TMEM plan's allocation);
+//   IDESC       the instruction descriptor of every tcgen05.mma (its fields are checked
+//               against the PTX ISA's table by test/unit/test_umma_host.cpp);
+//   GSMEM, GTMEM, GIDESC  the same for the generic path (Config::GenericConfig).
+// The configurations are the shipped ones (examples/umma_configs.hpp): structs, so each
+// name shows in its kernel's mangled symbol and the checks can find each kernel.
+#include "umma_configs.hpp"
+
+#if defined(__CUDACC__)
+#include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
+
+namespace tessera::gemm {
+#define UMMA_ISA_INSTANTIATE(C)                                                                         \
+  template __global__ void umma_gemm_kernel<examples::umma::C, UmmaPath::kTma>(                              \
+      const __grid_constant__ UmmaParams<examples::umma::C>);                                                 \
+  template __global__ void umma_gemm_kernel<examples::umma::C, UmmaPath::kGeneric>(                          \
+      const __grid_constant__ UmmaParams<examples::umma::C>);
+UMMA_ISA_INSTANTIATE(Tn)
+UMMA_ISA_INSTANTIATE(NnF32)
+UMMA_ISA_INSTANTIATE(ColD)
+UMMA_ISA_INSTANTIATE(Multicast)
+UMMA_ISA_INSTANTIATE(Pair)
+}  // namespace tessera::gemm
+
+#else  // host build: the numbers of one configuration, for the checks
+
+#include <cstdio>
+#include <cstring>
+
+template <class Config>
+int print_numbers() {
+  using Generic = typename Config::GenericConfig;
+  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\n", Config::Plan::kTotalBytes,
+              Config::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), Generic::GenericPlan::kTotalBytes,
+              Generic::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc));
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  const char* name = argc > 1 ? argv[1] : "";
+  if (std::strcmp(name, "Tn") == 0) return print_numbers<examples::umma::Tn>();
+  if (std::strcmp(name, "NnF32") == 0) return print_numbers<examples::umma::NnF32>();
+  if (std::strcmp(name, "ColD") == 0) return print_numbers<examples::umma::ColD>();
+  if (std::strcmp(name, "Multicast") == 0) return print_numbers<examples::umma::Multicast>();
+  if (std::strcmp(name, "Pair") == 0) return print_numbers<examples::umma::Pair>();
+  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair\n", argv[0]);
+  return 2;
+}
+
+#endif
+
+// ---- PTX checks, one FileCheck run per configuration (prefix TN, NN, COLD, MC or PAIR with
+// the numbers of that configuration) ---------------------------------------------------------
+// Within a kernel the order of the roles' code is the compiler's, so most expectations are
+// unordered (DAG); an MMA line repeated 4 times needs 4 MMAs (DAG matches do not overlap):
+// one per 16-deep step of a 64-deep K tile. Every kernel first checks the dynamic shared
+// memory against the plan (the trap guard at its start).
+//
+// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_9WgmmaPathE0E
+// TN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// TN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// TN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// TN-DAG:   tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// TN-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64
+// TN-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// TN-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// TN-DAG:   mbarrier.try_wait.parity.shared::cta.b64
+// TN-DAG:   tcgen05.fence::after_thread_sync;
+// TN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// TN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// TN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// TN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// TN-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// TN-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// TN-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// TN-DAG:   tcgen05.wait::ld.sync.aligned;
+// TN-DAG:   tcgen05.fence::before_thread_sync;
+// TN-DAG:   mbarrier.arrive.release.cta.shared::cta.b64
+// TN-DAG:   fence.proxy.async.shared::cta;
+// TN-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// TN-DAG:   cp.async.bulk.wait_group.read 1;
+// TN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs.
+// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_9WgmmaPathE1E
+// TN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// TN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// TN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#GTMEM]];
+// TN-DAG:   cp.async.cg.shared.global
+// TN-DAG:   cp.async.mbarrier.arrive.noinc.shared::cta.b64
+// TN-DAG:   fence.proxy.async.shared::cta;
+// TN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// TN-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// TN-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// TN-DAG:   tcgen05.wait::ld.sync.aligned;
+// TN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// N-major B, fp32 row-major D: the same sequence (the descriptor carries the transpose bit).
+// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_9WgmmaPathE0E
+// NN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// NN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// NN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// NN-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// NN-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// NN-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// NN-DAG:   st.shared.v4.f32
+// NN-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// NN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_9WgmmaPathE1E
+// NN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// NN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// NN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// M-major A, column-major fp16 D: element stores into unswizzled column lines.
+// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_9WgmmaPathE0E
+// COLD:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// COLD:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// COLD-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// COLD-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// COLD-DAG:   st.shared.{{u16|b16}}
+// COLD-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// COLD-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_9WgmmaPathE1E
+// COLD:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// COLD:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// COLD-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// One CTA per MMA in a 2x1 cluster: B multicast; a stage's commit frees it in both CTAs, the
+// accumulator's commit only in this one; cluster-scope waits; cluster barriers around.
+// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_9WgmmaPathE0E
+// MC:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// MC:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// MC-DAG:   barrier.cluster.arrive.release.aligned;
+// MC-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// MC-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+// MC-DAG:   mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// MC-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// MC-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// MC-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// MC-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_9WgmmaPathE1E
+// MC:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// MC:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// MC-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// MC-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// A CTA pair: allocation and MMAs with cta_group::2; both CTAs' copies complete on the
+// leader's barrier (mapa); commits reach both CTAs; epilogue warps free the leader's buffer
+// remotely. The generic path runs the one-CTA form (cta_group::1, M = 128: GIDESC).
+// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_9WgmmaPathE0E
+// PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// PAIR-DAG:   barrier.cluster.arrive.release.aligned;
+// PAIR-DAG:   tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// PAIR-DAG:   tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
+// PAIR-DAG:   mapa.shared::cluster.u32
+// PAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// PAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// PAIR-DAG:   mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// PAIR-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// PAIR-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64
+// PAIR-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_9WgmmaPathE1E
+// PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// PAIR-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#GTMEM]];
+// PAIR-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE0E
+// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma}}
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE1E
+// NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_9WgmmaPathE0E
+// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_9WgmmaPathE1E
+// NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_9WgmmaPathE0E
+// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_9WgmmaPathE1E
+// NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_9WgmmaPathE0E
+// NEG-NOT:   cta_group::2
+// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_9WgmmaPathE1E
+// NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// A pair keeps its halves of B where they land: no multicast copies, nothing one-CTA.
+// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_9WgmmaPathE0E
+// NEG-NOT:   {{cta_group::1|complete_tx::bytes.multicast}}
+// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_9WgmmaPathE1E
+// NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+//
+// ---- ptxas report (prefix REPORT): ten kernels, none with a stack frame, spills or static
+// shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT-NOT:  Function properties for

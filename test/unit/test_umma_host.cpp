@@ -1,0 +1,319 @@
+// Host checks of the Blackwell tcgen05 family (no GPU; no Blackwell GPU has run it): the two
+// descriptors field by field against the PTX ISA's tables, for every shipped configuration
+// (examples/umma_configs.hpp); that the shared-memory descriptors describe exactly the stage
+// tiles the TMA fills; the tensor-memory plans; the configurations' shared-memory plans; the
+// epilogue's staging stores; and the order of the pipeline's barrier hand-offs (a model of
+// the kernel's waits and arrivals with the configurations' arrival counts, run to the end in
+// many interleavings).
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/gemm/umma_config.hpp"
+#include "tessera/memory/tmem_plan.hpp"
+#include "tessera/mma/umma_atom.hpp"
+#include "umma_configs.hpp"
+
+using namespace tessera;
+namespace umma = tessera::mma::umma;
+
+namespace {
+
+// A field of a descriptor: its first bit and width, from the PTX ISA's table.
+struct Field {
+  int lsb, width;
+};
+std::uint64_t field(std::uint64_t v, Field f) { return (v >> f.lsb) & ((std::uint64_t(1) << f.width) - 1); }
+
+// PTX ISA 9.7.16.4.2, Table 42 (instruction descriptor, .kind::f16), written out here
+// independently of the encoder.
+constexpr Field kSparseSelector{0, 2}, kSparse{2, 1}, kSaturate{3, 1}, kDType{4, 2}, kReserved6{6, 1},
+    kAType{7, 3}, kBType{10, 3}, kNegateA{13, 1}, kNegateB{14, 1}, kTransposeA{15, 1}, kTransposeB{16, 1},
+    kNShr3{17, 6}, kReserved23{23, 1}, kMShr4{24, 5}, kReserved29{29, 1}, kMaxShift{30, 2};
+
+template <class Config>
+void check_instruction_descriptor() {
+  using EA = typename Config::ElementA;
+  const std::uint64_t v = Config::kIdesc;
+  INFO("idesc 0x" << std::hex << v);
+  CHECK(field(v, kSparseSelector) == 0);
+  CHECK(field(v, kSparse) == 0);  // dense
+  CHECK(field(v, kSaturate) == 0);
+  CHECK(field(v, kDType) == 1);  // F32 accumulators
+  CHECK(field(v, kReserved6) == 0);
+  const std::uint64_t type = std::is_same_v<EA, bfloat16_t> ? 1 : 0;  // F16 = 0, BF16 = 1
+  CHECK(field(v, kAType) == type);
+  CHECK(field(v, kBType) == type);
+  CHECK(field(v, kNegateA) == 0);
+  CHECK(field(v, kNegateB) == 0);
+  // Transposed = MN-major: a column-major A (M contiguous), a row-major B (N contiguous).
+  CHECK(field(v, kTransposeA) == (Config::LayoutA::kIsRowMajor ? 0u : 1u));
+  CHECK(field(v, kTransposeB) == (Config::LayoutB::kIsRowMajor ? 1u : 0u));
+  CHECK(field(v, kNShr3) == std::uint64_t(Config::kMmaN >> 3));
+  CHECK(field(v, kReserved23) == 0);
+  CHECK(field(v, kMShr4) == std::uint64_t(Config::kMmaM >> 4));
+  CHECK(field(v, kReserved29) == 0);
+  CHECK(field(v, kMaxShift) == 0);
+  // The decoder reads back what the encoder wrote.
+  const auto d = umma::decode_instr_descriptor(Config::kIdesc);
+  CHECK(d.m == Config::kMmaM);
+  CHECK(d.n == Config::kMmaN);
+  CHECK(umma::encode(d) == Config::kIdesc);
+}
+
+}  // namespace
+
+TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it", "[umma][descriptor]") {
+  check_instruction_descriptor<examples::umma::Tn>();
+  check_instruction_descriptor<examples::umma::NnF32>();
+  check_instruction_descriptor<examples::umma::ColD>();
+  check_instruction_descriptor<examples::umma::Multicast>();
+  check_instruction_descriptor<examples::umma::Pair>();
+  check_instruction_descriptor<examples::umma::Pair::GenericConfig>();
+  // Two values worked out by hand from the table: bf16 x bf16 -> f32, both K-major,
+  // M=128 N=256: D type bit 4, A and B type bits 7 and 10, N>>3 = 32 at bit 17, M>>4 = 8 at
+  // bit 24; the pair's M=256 puts 16 at bit 24.
+  CHECK(examples::umma::Tn::kIdesc == 0x08400490u);
+  CHECK(examples::umma::Pair::kIdesc == 0x10400490u);
+  // fp16, B N-major, N = 128: no type bits, transpose B (bit 16), N>>3 = 16.
+  CHECK(examples::umma::NnF32::kIdesc == 0x08210010u);
+}
+
+TEST_CASE("tcgen05 shared-memory descriptors: every field where Table 40 puts it", "[umma][descriptor]") {
+  // PTX ISA 9.7.16.4.1, Table 40.
+  constexpr Field kStart{0, 14}, kReserved14{14, 2}, kLbo{16, 14}, kReserved30{30, 2}, kSbo{32, 14},
+      kFixed{46, 3}, kBaseOffset{49, 3}, kLboMode{52, 1}, kFixedZero{53, 8}, kSwizzle{61, 3};
+  umma::SmemDescriptor d;
+  d.start_address = 0x2a430;  // 16-byte aligned, below 256 KiB
+  d.leading_byte_offset = 8192;
+  d.stride_byte_offset = 1024;
+  d.base_offset = 5;
+  d.lbo_absolute = true;
+  d.swizzle = umma::Swizzle::k128B;
+  const std::uint64_t v = umma::encode(d);
+  INFO("descriptor 0x" << std::hex << v);
+  CHECK(field(v, kStart) == (0x2a430u >> 4));
+  CHECK(field(v, kReserved14) == 0);
+  CHECK(field(v, kLbo) == 8192u >> 4);
+  CHECK(field(v, kReserved30) == 0);
+  CHECK(field(v, kSbo) == 1024u >> 4);
+  CHECK(field(v, kFixed) == 1);  // 0b001
+  CHECK(field(v, kBaseOffset) == 5);
+  CHECK(field(v, kLboMode) == 1);
+  CHECK(field(v, kFixedZero) == 0);
+  CHECK(field(v, kSwizzle) == 2);  // 128-byte swizzle
+  // The swizzle codes of the table.
+  CHECK(std::uint32_t(umma::Swizzle::kNone) == 0);
+  CHECK(std::uint32_t(umma::Swizzle::k128BAtom32B) == 1);
+  CHECK(std::uint32_t(umma::Swizzle::k64B) == 4);
+  CHECK(std::uint32_t(umma::Swizzle::k32B) == 6);
+  // Round trip; only (x & 0x3FFFF) >> 4 is kept of an address ("matrix-descriptor-encode").
+  const auto back = umma::decode_smem_descriptor(v);
+  CHECK(back.start_address == d.start_address);
+  CHECK(back.leading_byte_offset == d.leading_byte_offset);
+  CHECK(back.stride_byte_offset == d.stride_byte_offset);
+  CHECK(back.fixed_001 == 1);
+  CHECK(back.base_offset == 5);
+  CHECK(back.lbo_absolute);
+  CHECK(back.swizzle == umma::Swizzle::k128B);
+  d.start_address = 0x40010;
+  CHECK(umma::decode_smem_descriptor(umma::encode(d)).start_address == 0x10u);
+}
+
+namespace {
+// The 128-byte swizzle on shared-memory addresses: in each 1024-byte block, 16-byte chunk c of
+// 128-byte row r lands at chunk c ^ r (what the TMA writes and the MMA reads).
+std::uint32_t swizzle128(std::uint32_t address) { return address ^ (((address >> 7) & 7u) << 4); }
+
+// Where the canonical layout of a K step (CUTLASS make_umma_desc; PTX ISA 9.7.16.3) puts
+// element (mn, k), k < 16, given the descriptor's fields.
+std::uint32_t canonical_address(const umma::SmemDescriptor& d, bool k_major, int mn, int k) {
+  const std::uint32_t linear =
+      k_major ? d.start_address + std::uint32_t(mn / 8) * d.stride_byte_offset + std::uint32_t(mn % 8) * 128 +
+                    std::uint32_t(k) * 2
+              : d.start_address + std::uint32_t(mn / 64) * d.leading_byte_offset +
+                    std::uint32_t(k / 8) * d.stride_byte_offset + std::uint32_t(k % 8) * 128 +
+                    std::uint32_t(mn % 64) * 2;
+  return swizzle128(linear);
+}
+
+// Every element of every K step of a stage tile, found by the descriptor where the tile's
+// layout (the TMA's bytes, layout/sm90_tile.hpp) put it.
+template <class Tile, bool kKMajor, int kRows>
+void check_descriptors_find_tile() {
+  const std::uint32_t base = 0x8400;  // a stage: 1024-byte aligned
+  for (int kk = 0; kk < 4; ++kk) {
+    const umma::SmemDescriptor d = umma::sw128_k_step<Tile, kKMajor>(base, kk);
+    // The encoded descriptor carries the same fields.
+    const auto back = umma::decode_smem_descriptor(umma::encode(d));
+    REQUIRE(back.start_address == d.start_address);
+    REQUIRE(back.leading_byte_offset == d.leading_byte_offset);
+    REQUIRE(back.stride_byte_offset == d.stride_byte_offset);
+    REQUIRE(back.swizzle == umma::Swizzle::k128B);
+    REQUIRE(back.base_offset == 0);
+    for (int mn = 0; mn < kRows; ++mn) {
+      for (int k = 0; k < 16; ++k) {
+        INFO("k step " << kk << " element (" << mn << ", " << k << ")");
+        REQUIRE(canonical_address(back, kKMajor, mn, k) == base + Tile::offset(mn, 16 * kk + k));
+      }
+    }
+  }
+}
+
+template <class Config>
+void check_stage_descriptors() {
+  INFO("A " << (Config::kKMajorA ? "K" : "M") << "-major, B " << (Config::kKMajorB ? "K" : "N") << "-major");
+  check_descriptors_find_tile<typename Config::TileA, Config::kKMajorA, Config::kBlockM>();
+  check_descriptors_find_tile<typename Config::TileB, Config::kKMajorB, Config::kStageRowsB>();
+}
+}  // namespace
+
+TEST_CASE("tcgen05 shared-memory descriptors describe the stages the TMA fills", "[umma][descriptor]") {
+  check_stage_descriptors<examples::umma::Tn>();         // K-major A and B
+  check_stage_descriptors<examples::umma::NnF32>();      // N-major B
+  check_stage_descriptors<examples::umma::ColD>();       // M-major A, N-major B
+  check_stage_descriptors<examples::umma::Pair>();       // a pair's half of B (128 rows)
+  using PairNn = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 256, 64>,
+                                  gemm::CtaPair>;
+  check_stage_descriptors<PairNn>();                     // and N-major
+  STATIC_REQUIRE(PairNn::kStageRowsB == 128);
+}
+
+TEST_CASE("the tensor-memory planner: accumulators and their columns", "[umma][tmem]") {
+  using Tn = examples::umma::Tn;
+  // Double-buffered: the MMA fills one buffer while the epilogue drains the other, so both
+  // are live at once: 2 x 256 columns, all of tensor memory, at columns 0 and 256.
+  CHECK(Tn::TmemPlan::kTotalColumns == 512);
+  CHECK(Tn::TmemPlan::kLowerBoundColumns == 512);
+  CHECK(Tn::TmemPlan::kAllocColumns == 512);
+  CHECK(Tn::accumulator_column(0) == 0);
+  CHECK(Tn::accumulator_column(1) == 256);
+  CHECK(Tn::TmemPlan::buffers_interfere(0, 1));
+  using NnF32 = examples::umma::NnF32;
+  CHECK(NnF32::TmemPlan::kTotalColumns == 256);
+  CHECK(NnF32::TmemPlan::kAllocColumns == 256);
+  // One buffer of 192 columns: the allocation rounds up to a power of two.
+  using One192 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                  GemmShape<128, 192, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 1>;
+  CHECK(One192::TmemPlan::kTotalColumns == 192);
+  CHECK(One192::TmemPlan::kAllocColumns == 256);
+  // Three buffers of 128 fit (384 of 512 columns, allocation 512), three of 256 do not (the
+  // compile-fail test umma_config_tmem_capacity shows the message).
+  using Three128 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                    GemmShape<128, 128, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 3>;
+  CHECK(Three128::TmemPlan::kTotalColumns == 384);
+  CHECK(Three128::TmemPlan::kAllocColumns == 512);
+  CHECK(Three128::accumulator_column(2) == 256);
+  CHECK(tmem::allocation_columns(1) == 32);
+  CHECK(tmem::allocation_columns(32) == 32);
+  CHECK(tmem::allocation_columns(33) == 64);
+  CHECK(tmem::allocation_columns(257) == 512);
+}
+
+namespace {
+struct Acc : tmem::Buffer<256> {
+  static constexpr const char* kName = "accumulator";
+};
+struct Scores : tmem::Buffer<128> {
+  static constexpr const char* kName = "scores";
+};
+struct Output : tmem::Buffer<256> {
+  static constexpr const char* kName = "output";
+};
+}  // namespace
+
+TEST_CASE("the tensor-memory planner reuses columns by liveness, as the shared-memory one does", "[umma][tmem]") {
+  // Not persistent: a buffer of scores used only in a first loop, an output accumulator only
+  // after it: they share columns (total = the larger), while a buffer read across both stays.
+  using Sequential = tmem::Plan<tmem::Buffers<Acc, Scores, Output>,
+                                tmem::Seq<tmem::Step<tmem::Overwrite<Acc>>,
+                                          tmem::Loop<tmem::Step<tmem::Overwrite<Scores>>, tmem::Step<tmem::Read<Scores>>>,
+                                          tmem::Step<tmem::Overwrite<Output>>, tmem::Step<tmem::Read<Output, Acc>>>>;
+  CHECK(Sequential::kTotalColumns == 512);  // Acc + max(Scores, Output)
+  CHECK(Sequential::kLowerBoundColumns == 512);
+  CHECK_FALSE(Sequential::interfere<Scores, Output>());
+  CHECK(Sequential::interfere<Acc, Output>());
+  CHECK(tmem::fits<Sm100, Sequential>);
+  // The same buffers in parallel branches (warp-specialised roles): all live together.
+  using Parallel = tmem::Plan<tmem::Buffers<Acc, Scores, Output>,
+                              tmem::Loop<tmem::Parallel<tmem::Step<tmem::Overwrite<Acc>, tmem::Read<Acc>>,
+                                                        tmem::Step<tmem::Overwrite<Scores>, tmem::Read<Scores>>,
+                                                        tmem::Step<tmem::Overwrite<Output>, tmem::Read<Output>>>>>;
+  CHECK(Parallel::kTotalColumns == 640);
+  CHECK_FALSE(tmem::fits<Sm100, Parallel>);
+}
+
+TEST_CASE("UmmaConfig plans fit and match their parts", "[umma][plan]") {
+  using Tn = examples::umma::Tn;
+  STATIC_REQUIRE(Tn::kThreads == 288);
+  STATIC_REQUIRE(Tn::kStages == 4);  // 48 KiB a stage beside 32 KiB of staging
+  // Persistent and warp-specialised: stages + staging + barriers, nothing shared.
+  CHECK(Tn::Plan::kTotalBytes == Tn::Plan::kUnsharedBytes);
+  CHECK(Tn::Plan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
+  CHECK(Tn::Plan::offset<Tn::StagesA>() % 1024 == 0);
+  CHECK(Tn::Plan::offset<Tn::StagesB>() % 1024 == 0);
+  CHECK(Tn::Plan::offset<Tn::Staging>() % 1024 == 0);
+  CHECK(Tn::GenericPlan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
+  // A pair: each CTA holds 128 rows of A and half of B; the generic path runs the one-CTA
+  // form of the same 128 x 256 tile.
+  using Pair = examples::umma::Pair;
+  STATIC_REQUIRE(Pair::kBlockM == 128);
+  STATIC_REQUIRE(Pair::kBlockN == 256);
+  STATIC_REQUIRE(Pair::TileB::kBytes == 128 * 64 * 2);
+  STATIC_REQUIRE(Pair::kStages == 6);
+  STATIC_REQUIRE(Pair::kStageReleases == 1);
+  STATIC_REQUIRE(Pair::kAccumulatorReleases == 8);
+  STATIC_REQUIRE(std::is_same_v<Pair::Cluster, gemm::ClusterShape<2, 1>>);
+  using PairGeneric = Pair::GenericConfig;
+  STATIC_REQUIRE(PairGeneric::kCtaGroup == 1);
+  STATIC_REQUIRE(PairGeneric::kMmaM == 128);
+  STATIC_REQUIRE(PairGeneric::TileB::kBytes == 256 * 64 * 2);
+  STATIC_REQUIRE(std::is_same_v<PairGeneric::Cluster, gemm::ClusterShape<1, 1>>);
+  STATIC_REQUIRE(examples::umma::Multicast::kStageReleases == 2);
+  STATIC_REQUIRE(examples::umma::Multicast::kAccumulatorReleases == 4);
+  STATIC_REQUIRE(std::is_same_v<Tn::GenericConfig, gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
+                                                                     bfloat16_t, RowMajor>>);
+}
+
+TEST_CASE("tcgen05.ld 32x32b gives each epilogue thread one row", "[umma][epilogue]") {
+  // Warp w of the epilogue warpgroup reads lanes 32w..32w+31: thread l holds row 32w + l,
+  // register j column c0 + j; the four warps cover the 128 rows once.
+  std::set<int> rows;
+  for (int w = 0; w < 4; ++w) {
+    for (int l = 0; l < 32; ++l) {
+      for (int j = 0; j < 32; ++j) {
+        const auto e = umma::Load32x32b::element(w + 4, l, j, 64);  // warps 4..7 of the CTA
+        REQUIRE(e.row == 32 * w + l);
+        REQUIRE(e.col == 64 + j);
+        rows.insert(e.row);
+      }
+    }
+  }
+  CHECK(rows.size() == 128u);
+}
+
+TEST_CASE("the epilogue's row-major staging stores are free of bank conflicts", "[umma][banks]") {
+  // A warp stores its 32 rows as 16-byte chunks, chunk q of every row at once; 16-byte stores
+  // go 8 lanes at a time (128 bytes): those 8 lanes hold 8 consecutive rows, and the swizzle
+  // must send their chunk q to 8 different 16-byte bank groups.
+  for (int size : {2, 4}) {
+    for (int q = 0; q < 8; ++q) {
+      for (int phase = 0; phase < 4; ++phase) {
+        std::set<std::uint32_t> groups;
+        for (int lane = 8 * phase; lane < 8 * phase + 8; ++lane) {
+          const std::uint32_t at = size == 2 ? Sw128StagingTile<32, 2>::offset(lane, 8 * q)
+                                             : Sw128StagingTile<32, 4>::offset(lane, 4 * q);
+          REQUIRE(at % 16 == 0);
+          groups.insert((at / 16) % 8);
+        }
+        INFO("element size " << size << " chunk " << q << " phase " << phase);
+        CHECK(groups.size() == 8u);
+      }
+    }
+  }
+}
