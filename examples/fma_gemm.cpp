@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "example_support.hpp"
 #include "example_configs.hpp"
 #include "tessera/gemm/fma_gemm.hpp"
 
@@ -27,29 +28,9 @@ namespace gpu = tessera::gpu;
 // The configuration for this device, chosen at run time from those compiled in.
 using Gemm = examples::FmaExample;
 
-template <class F>
-static float median_ms(F&& launch, int reps) {
-  gpu::event_t start, stop;
-  CHECK_GPU(gpu::event_create(&start));
-  CHECK_GPU(gpu::event_create(&stop));
-  std::vector<float> ms;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_GPU(gpu::event_record(start, nullptr));
-    launch();
-    CHECK_GPU(gpu::event_record(stop, nullptr));
-    CHECK_GPU(gpu::event_synchronize(stop));
-    float t = 0;
-    CHECK_GPU(gpu::event_elapsed_ms(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
 int main(int argc, char** argv) {
-  const std::int64_t M = argc > 3 ? std::atoll(argv[1]) : 4096;
-  const std::int64_t N = argc > 3 ? std::atoll(argv[2]) : 4096;
-  const std::int64_t K = argc > 3 ? std::atoll(argv[3]) : 4096;
+  const examples::ProblemSize size = examples::parse_problem_size(argc, argv);
+  const std::int64_t M = size.m, N = size.n, K = size.k;
   int devices = 0;
   if (gpu::get_device_count(&devices) != gpu::kSuccess || devices == 0) {
     std::printf("fma_gemm: no GPU found; nothing was run\n");
@@ -123,7 +104,7 @@ int main(int argc, char** argv) {
               "%zu unwritten: %s\n", points.size(), rel, tol, unwritten, pass ? "PASS" : "FAIL");
 
   const double flops = 2.0 * double(M) * double(N) * double(K);
-  const float t_tessera = median_ms([&] { (void)Gemm::run(args); }, 20);
+  const float t_tessera = examples::median_ms([&] { (void)Gemm::run(args); }, 20);
   std::printf("%-28s %9.3f ms  %7.2f TFLOP/s\n", "Tessera FMA (fp32)", t_tessera,
               flops / t_tessera * 1e-9);
 #if !defined(TESSERA_HIP)
@@ -143,7 +124,7 @@ int main(int argc, char** argv) {
   };
   sgemm();
   CHECK_GPU(gpu::device_synchronize());
-  const float t_cublas = median_ms(sgemm, 20);
+  const float t_cublas = examples::median_ms(sgemm, 20);
   std::printf("%-28s %9.3f ms  %7.2f TFLOP/s\n", "cuBLAS SGEMM (pedantic fp32)", t_cublas,
               flops / t_cublas * 1e-9);
   std::printf("Tessera / cuBLAS: %.3f\n", t_cublas / t_tessera);

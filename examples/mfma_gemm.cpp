@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "example_support.hpp"
 #include "mfma_configs.hpp"
 #include "tessera/gemm/dispatch.hpp"
 #include "tessera/gemm/mfma_gemm.hpp"
@@ -25,9 +26,8 @@ using Gemm = tessera::gemm::Dispatch<examples::mfma::FourClusters<tessera::Gfx94
                                      examples::mfma::FourClusters<tessera::Gfx950>>;
 
 int main(int argc, char** argv) {
-  const std::int64_t M = argc > 3 ? std::atoll(argv[1]) : 4096;
-  const std::int64_t N = argc > 3 ? std::atoll(argv[2]) : 4096;
-  const std::int64_t K = argc > 3 ? std::atoll(argv[3]) : 4096;
+  const examples::ProblemSize size = examples::parse_problem_size(argc, argv);
+  const std::int64_t M = size.m, N = size.n, K = size.k;
   int devices = 0;
   if (gpu::get_device_count(&devices) != gpu::kSuccess || devices == 0) {
     std::printf("mfma_gemm: no GPU found; nothing was run\n");

@@ -17,6 +17,7 @@
 #include <random>
 #include <vector>
 
+#include "example_support.hpp"
 #include "example_configs.hpp"
 #include "tessera/gemm/wgmma_gemm.hpp"
 #include "tessera/runtime/gpu.hpp"
@@ -26,29 +27,9 @@ using tessera::bfloat16_t;
 using Config = examples::WgmmaBf16RowMajor;
 using Gemm = tessera::gemm::Gemm<Config>;
 
-template <class F>
-static float median_ms(F&& launch, int reps) {
-  gpu::event_t start, stop;
-  TESSERA_GPU_CHECK(gpu::event_create(&start));
-  TESSERA_GPU_CHECK(gpu::event_create(&stop));
-  std::vector<float> ms;
-  for (int r = 0; r < reps; ++r) {
-    TESSERA_GPU_CHECK(gpu::event_record(start, nullptr));
-    launch();
-    TESSERA_GPU_CHECK(gpu::event_record(stop, nullptr));
-    TESSERA_GPU_CHECK(gpu::event_synchronize(stop));
-    float t = 0;
-    TESSERA_GPU_CHECK(gpu::event_elapsed_ms(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
 int main(int argc, char** argv) {
-  const std::int64_t M = argc > 3 ? std::atoll(argv[1]) : 4096;
-  const std::int64_t N = argc > 3 ? std::atoll(argv[2]) : 4096;
-  const std::int64_t K = argc > 3 ? std::atoll(argv[3]) : 4096;
+  const examples::ProblemSize size = examples::parse_problem_size(argc, argv);
+  const std::int64_t M = size.m, N = size.n, K = size.k;
   tessera::DeviceInfo info;
   if (!tessera::ok(tessera::current_device(&info)) || !Gemm::supports(info)) {
     std::printf("wgmma_gemm: no sm_90 GPU (H100/H200) found; nothing was run\n");
@@ -118,7 +99,7 @@ int main(int argc, char** argv) {
               "%zu unwritten: %s\n", points.size(), rel, tol, unwritten, pass ? "PASS" : "FAIL");
 
   const double flops = 2.0 * double(M) * double(N) * double(K);
-  const float t_tessera = median_ms([&] { (void)Gemm::run(args); }, 20);
+  const float t_tessera = examples::median_ms([&] { (void)Gemm::run(args); }, 20);
   std::printf("%-36s %9.3f ms  %7.2f TFLOP/s\n", "Tessera wgmma (bf16)", t_tessera, flops / t_tessera * 1e-9);
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
@@ -137,7 +118,7 @@ int main(int argc, char** argv) {
   };
   gemm_ex();
   TESSERA_GPU_CHECK(gpu::device_synchronize());
-  const float t_cublas = median_ms(gemm_ex, 20);
+  const float t_cublas = examples::median_ms(gemm_ex, 20);
   std::printf("%-36s %9.3f ms  %7.2f TFLOP/s\n", "cuBLAS GemmEx (bf16, fp32 compute)", t_cublas,
               flops / t_cublas * 1e-9);
   std::printf("Tessera / cuBLAS: %.3f\n", t_cublas / t_tessera);
