@@ -3,8 +3,14 @@
 wgmma.mma_async shape Tessera uses (m64nNk16, f32 accumulators, f16/bf16 operands from
 shared-memory descriptors). The register lists are long (N/2 accumulators per thread), so
 they are generated rather than typed. Run from the repository root:
-    python3 scripts/gen_wgmma.py
+    python3 scripts/gen_wgmma.py           # rewrite the header
+    python3 scripts/gen_wgmma.py --check   # exit 1 if the header differs from what this writes
+(the `setup.generated_wgmma` test runs --check, so a hand edit or a stale header fails CI).
 """
+import pathlib
+import sys
+
+OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "include/tessera/arch/nvidia/wgmma_instructions.hpp"
 
 SHAPES = [64, 128, 192, 256]
 TYPES = [("f16", "kF16"), ("bf16", "kBf16")]
@@ -56,14 +62,29 @@ struct WgmmaInstruction<{n}, WgmmaType::{enum}> {{
 }};
 """
 
-def main():
+def generate():
     out = [HEADER]
     for n in SHAPES:
         for ptx_type, enum in TYPES:
             out.append(block(n, ptx_type, enum))
     out.append("\n}  // namespace tessera::nvidia::detail\n")
-    with open("include/tessera/arch/nvidia/wgmma_instructions.hpp", "w") as f:
-        f.write("".join(out))
+    return "".join(out)
+
+def main(argv):
+    text = generate()
+    if argv[1:] == ["--check"]:
+        current = OUTPUT.read_text() if OUTPUT.exists() else ""
+        if current != text:
+            print(f"{OUTPUT} differs from what scripts/gen_wgmma.py generates: "
+                  "run python3 scripts/gen_wgmma.py (and edit the script, not the header)")
+            return 1
+        print(f"{OUTPUT.name} matches scripts/gen_wgmma.py")
+        return 0
+    if argv[1:]:
+        print("usage: gen_wgmma.py [--check]")
+        return 2
+    OUTPUT.write_text(text)
+    return 0
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))
