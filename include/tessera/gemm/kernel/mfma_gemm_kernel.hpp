@@ -28,8 +28,8 @@
 
 #include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
-#include "tessera/arch/amd/target.hpp"
 #include "tessera/arch/amd/wave.hpp"
+#include "tessera/arch/arch.hpp"
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/arguments.hpp"
@@ -366,8 +366,9 @@ template <class Config, bool kAligned>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kBlocksPerCu)
     mfma_gemm_kernel(const MfmaParams<Config> params) {
   // Built for several targets, a program holds every configuration's kernel in every
-  // device pass; only the pass of the configuration's own target has a body.
-  if constexpr (amd::generates_code_for<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run(params);
+  // device pass; only the pass of the configuration's own target has a body (arch.hpp,
+  // device_pass_targets): gfx950's K-doubled MFMAs do not exist on gfx942.
+  if constexpr (device_pass_targets<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run(params);
 }
 
 #endif  // TESSERA_AMD_TARGET && __clang__
