@@ -1,13 +1,17 @@
 // What every example program needs besides the library: its problem size from the command
-// line, and a median time of repeated launches. Host code over runtime/gpu.hpp (CUDA or
+// line, device copies of its inputs, the float64 check of sampled outputs, and a median
+// time of repeated launches. Host code over runtime/gpu.hpp (CUDA or
 // HIP, whichever the translation unit is compiled for).
 #pragma once
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "tessera/runtime/gpu.hpp"
@@ -39,6 +43,51 @@ inline ProblemSize parse_problem_size(int argc, char** argv) {
     std::exit(2);
   }
   return p;
+}
+
+// A device copy of a host vector (freed by the caller with gpu::free_bytes).
+template <class T>
+T* upload(const std::vector<T>& host) {
+  namespace gpu = tessera::gpu;
+  T* device = nullptr;
+  TESSERA_GPU_CHECK(gpu::malloc_elements(&device, host.size()));
+  TESSERA_GPU_CHECK(gpu::copy_to_device(device, host.data(), host.size() * sizeof(T)));
+  return device;
+}
+
+// The outputs an example compares with float64 (a full check of 4096³ on the host would
+// take minutes): with `edges`, every output of the last row and of the last column (the
+// partial tiles), then `random` outputs picked uniformly.
+using OutputIndex = std::pair<std::int64_t, std::int64_t>;
+template <class Rng>
+std::vector<OutputIndex> sample_outputs(std::int64_t m, std::int64_t n, Rng& rng, bool edges, int random = 4096) {
+  std::vector<OutputIndex> points;
+  if (edges) {
+    for (std::int64_t j = 0; j < n; ++j) points.push_back({m - 1, j});
+    for (std::int64_t i = 0; i < m; ++i) points.push_back({i, n - 1});
+  }
+  std::uniform_int_distribution<std::int64_t> pick_m(0, m - 1), pick_n(0, n - 1);
+  for (int t = 0; t < random; ++t) points.push_back({pick_m(rng), pick_n(rng)});
+  return points;
+}
+
+// sqrt(sum (got - ref)^2 / sum ref^2) over the points; reference(i, j) and got(i, j) return
+// doubles.
+template <class Reference, class Got>
+double relative_error_at(const std::vector<OutputIndex>& points, Reference&& reference, Got&& got) {
+  double err2 = 0, ref2 = 0;
+  for (const auto& [i, j] : points) {
+    const double r = reference(i, j), g = got(i, j);
+    err2 += (g - r) * (g - r);
+    ref2 += r * r;
+  }
+  return std::sqrt(err2 / ref2);
+}
+
+// Outputs that still hold the NaN poison written before the run: never written.
+template <class T>
+std::size_t count_unwritten(const std::vector<T>& d) {
+  return std::size_t(std::count_if(d.begin(), d.end(), [](T x) { return std::isnan(float(x)); }));
 }
 
 // Median milliseconds of `reps` launches on the default stream, timed with events.

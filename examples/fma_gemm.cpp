@@ -49,14 +49,11 @@ int main(int argc, char** argv) {
   for (auto& x : c) x = dist(rng);
   const float alpha = 1.25f, beta = -0.5f;
 
-  float *dA, *dB, *dC, *dD;
-  CHECK_GPU(gpu::malloc_elements(&dA, a.size()));
-  CHECK_GPU(gpu::malloc_elements(&dB, b.size()));
-  CHECK_GPU(gpu::malloc_elements(&dC, c.size()));
+  float* dA = examples::upload(a);
+  float* dB = examples::upload(b);
+  float* dC = examples::upload(c);
+  float* dD;
   CHECK_GPU(gpu::malloc_elements(&dD, c.size()));
-  CHECK_GPU(gpu::copy_to_device(dA, a.data(), a.size() * 4));
-  CHECK_GPU(gpu::copy_to_device(dB, b.data(), b.size() * 4));
-  CHECK_GPU(gpu::copy_to_device(dC, c.data(), c.size() * 4));
   CHECK_GPU(gpu::memset_bytes(dD, 0xff, c.size() * 4));  // poison: NaN everywhere
 
   const tessera::gemm::Arguments<float, float, float> args{M, N, K, dA, K, dB, N, dC, N, dD, N,
@@ -85,19 +82,10 @@ int main(int argc, char** argv) {
     for (std::int64_t k = 0; k < K; ++k) acc += double(a[i * K + k]) * double(b[k * N + j]);
     return double(alpha) * acc + double(beta) * double(c[i * N + j]);
   };
-  std::vector<std::pair<std::int64_t, std::int64_t>> points;
-  for (std::int64_t j = 0; j < N; ++j) points.push_back({M - 1, j});
-  for (std::int64_t i = 0; i < M; ++i) points.push_back({i, N - 1});
-  std::uniform_int_distribution<std::int64_t> pick_m(0, M - 1), pick_n(0, N - 1);
-  for (int t = 0; t < 4096; ++t) points.push_back({pick_m(rng), pick_n(rng)});
-  double err2 = 0, ref2 = 0;
-  for (auto [i, j] : points) {
-    const double r = reference(i, j);
-    err2 += (double(d[i * N + j]) - r) * (double(d[i * N + j]) - r);
-    ref2 += r * r;
-  }
-  const std::size_t unwritten = std::size_t(std::count_if(d.begin(), d.end(), [](float x) { return std::isnan(x); }));
-  const double rel = std::sqrt(err2 / ref2);
+  const auto points = examples::sample_outputs(M, N, rng, /*edges=*/true);
+  const double rel =
+      examples::relative_error_at(points, reference, [&](std::int64_t i, std::int64_t j) { return double(d[i * N + j]); });
+  const std::size_t unwritten = examples::count_unwritten(d);
   const double tol = 1e-5 * std::sqrt(double(K) / 64.0) + 1e-6;
   const bool pass = unwritten == 0 && rel < tol;
   std::printf("verification: %zu sampled outputs vs float64, relative error %.3e (tolerance %.1e), "

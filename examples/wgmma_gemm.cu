@@ -48,14 +48,11 @@ int main(int argc, char** argv) {
   for (auto& x : c) x = bfloat16_t(dist(rng));
   const float alpha = 1.25f, beta = -0.5f;
 
-  bfloat16_t *dA, *dB, *dC, *dD;
-  TESSERA_GPU_CHECK(gpu::malloc_elements(&dA, a.size()));
-  TESSERA_GPU_CHECK(gpu::malloc_elements(&dB, b.size()));
-  TESSERA_GPU_CHECK(gpu::malloc_elements(&dC, c.size()));
+  bfloat16_t* dA = examples::upload(a);
+  bfloat16_t* dB = examples::upload(b);
+  bfloat16_t* dC = examples::upload(c);
+  bfloat16_t* dD;
   TESSERA_GPU_CHECK(gpu::malloc_elements(&dD, c.size()));
-  TESSERA_GPU_CHECK(gpu::copy_to_device(dA, a.data(), a.size() * 2));
-  TESSERA_GPU_CHECK(gpu::copy_to_device(dB, b.data(), b.size() * 2));
-  TESSERA_GPU_CHECK(gpu::copy_to_device(dC, c.data(), c.size() * 2));
   TESSERA_GPU_CHECK(gpu::memset_bytes(dD, 0xff, c.size() * 2));  // poison: NaN everywhere
 
   const tessera::gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> args{M, N, K, dA, K, dB, N, dC, N, dD, N,
@@ -79,20 +76,10 @@ int main(int argc, char** argv) {
     for (std::int64_t k = 0; k < K; ++k) acc += double(float(a[i * K + k])) * double(float(b[k * N + j]));
     return double(alpha) * acc + double(beta) * double(float(c[i * N + j]));
   };
-  std::vector<std::pair<std::int64_t, std::int64_t>> points;
-  for (std::int64_t j = 0; j < N; ++j) points.push_back({M - 1, j});
-  for (std::int64_t i = 0; i < M; ++i) points.push_back({i, N - 1});
-  std::uniform_int_distribution<std::int64_t> pick_m(0, M - 1), pick_n(0, N - 1);
-  for (int t = 0; t < 4096; ++t) points.push_back({pick_m(rng), pick_n(rng)});
-  double err2 = 0, ref2 = 0;
-  for (auto [i, j] : points) {
-    const double r = reference(i, j), got = double(float(d[i * N + j]));
-    err2 += (got - r) * (got - r);
-    ref2 += r * r;
-  }
-  const std::size_t unwritten =
-      std::size_t(std::count_if(d.begin(), d.end(), [](bfloat16_t x) { return std::isnan(float(x)); }));
-  const double rel = std::sqrt(err2 / ref2);
+  const auto points = examples::sample_outputs(M, N, rng, /*edges=*/true);
+  const double rel = examples::relative_error_at(
+      points, reference, [&](std::int64_t i, std::int64_t j) { return double(float(d[i * N + j])); });
+  const std::size_t unwritten = examples::count_unwritten(d);
   const double tol = 0x1p-8 + 16.0 * std::sqrt(double(K)) * 0x1p-24;  // bf16 output rounding + fp32 sums
   const bool pass = unwritten == 0 && rel < tol;
   std::printf("verification: %zu sampled outputs vs float64, relative error %.3e (tolerance %.1e), "
