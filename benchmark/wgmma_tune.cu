@@ -6,7 +6,8 @@
 // The reported numbers of the project come from tessera_bench (Google Benchmark); this
 // tool is for choosing tiles and schedules quickly (benchmark/notes/wgmma.md).
 //
-//   wgmma_tune [--reps N] [--shapes 4096x4096x4096,...] [--layout tn|nn]
+//   wgmma_tune [--reps N] [--shapes 4096x4096x4096,...] [--layout tn|nn] [--filter TEXT]
+//              [--no-blas] [--packed-only]
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
@@ -44,6 +45,7 @@ struct Extents {
 int g_reps = 20;
 const char* g_filter = nullptr;  // run only the Tessera variants whose name contains this
 bool g_no_blas = false;           // skip the cuBLAS timings (profiling one variant)
+bool g_skip_generic = false;      // where a workspace helps, time only the packed path
 void* g_flush = nullptr;
 constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
 
@@ -98,21 +100,37 @@ struct Problem {
   gemm::Arguments<bf16, bf16, bf16> args() const { return {s.M, s.N, s.K, a, lda, b, ldb, nullptr, ldd, d, ldd, 1.0f, 0.0f}; }
 };
 
+// Times the configuration on the path the arguments take without a workspace and, where
+// its workspace_size is not 0 (an operand TMA cannot describe), again with that workspace
+// (the packed path: the copies are inside the timed interval).
 template <class Config, class LB>
 void run_tessera(const char* name, Problem<LB>& p, std::vector<Row>& rows) {
   using G = gemm::Gemm<Config>;
   if (g_filter != nullptr && std::strstr(name, g_filter) == nullptr) return;
   const auto args = p.args();
-  const Status st = G::run(args);
-  if (!ok(st)) {
-    std::printf("  %-44s %s\n", name, status_name(st));
-    return;
+  const std::size_t ws_bytes = G::workspace_size(args);
+  void* ws = nullptr;
+  if (ws_bytes > 0) TESSERA_GPU_CHECK(gpu::malloc_bytes(&ws, ws_bytes));
+  for (void* workspace : {static_cast<void*>(nullptr), ws}) {
+    if (workspace == nullptr && ws != nullptr && g_skip_generic) continue;
+    const gemm::WgmmaPath path = gemm::wgmma_path<Config>(args, workspace);
+    std::string label = name;
+    if (path != gemm::WgmmaPath::kTma) {
+      label += std::string(" [") + gemm::path_name(path) + (workspace != nullptr ? ", workspace]" : "]");
+    }
+    TESSERA_GPU_CHECK(gpu::memset_bytes(p.d, 0xff, std::size_t(p.s.M * p.ldd) * 2));  // poison: NaN
+    const Status st = G::run(args, workspace);
+    if (!ok(st)) {
+      std::printf("  %-44s %s\n", label.c_str(), status_name(st));
+      continue;
+    }
+    TESSERA_GPU_CHECK(gpu::device_synchronize());
+    const double err = rel_diff(p.d, p.ref, std::size_t(p.s.M * p.ldd));
+    const float ms = time_ms([&] { (void)G::run(args, workspace); });
+    rows.push_back({label, ms, err});
+    if (ws == nullptr) break;
   }
-  TESSERA_GPU_CHECK(gpu::device_synchronize());
-  const double err = rel_diff(p.d, p.ref, std::size_t(p.s.M * p.ldd));
-  const float ms = time_ms([&] { (void)G::run(args); });
-  rows.push_back({std::string(name) + (gemm::wgmma_path<Config>(args) == gemm::WgmmaPath::kTma ? "" : " [generic]"),
-                  ms, err});
+  if (ws != nullptr) TESSERA_GPU_CHECK(gpu::free_bytes(ws));
 }
 
 template <class LB>
@@ -234,6 +252,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--layout") && i + 1 < argc) nn = std::strcmp(argv[++i], "tn") != 0;
     if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) g_filter = argv[++i];
     if (!std::strcmp(argv[i], "--no-blas")) g_no_blas = true;
+    if (!std::strcmp(argv[i], "--packed-only")) g_skip_generic = true;
   }
   gpu::device_prop_t prop;
   TESSERA_GPU_CHECK(gpu::get_device_properties(&prop, 0));

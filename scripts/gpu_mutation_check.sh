@@ -3,13 +3,21 @@
 # deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
 #   FMA family:   the K-edge check drops the last column of K;
 #   wgmma family: the consumers read B from the next stage of the ring (a stage index off
-#                 by one: the data of another K tile).
+#                 by one: the data of another K tile);
+#   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
+#                 not copied out (the caller's D keeps its poison); without a workspace, a D
+#                 that TMA cannot describe is sent to the TMA store anyway.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
-# beforehand (test_fma_gemm_mutant, test_wgmma_gemm_mutant) instead of building them.
+# beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
+# DIR (on a machine without a GPU) and runs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 mutants=${TESSERA_MUTANTS:-}
+build_only=""
+if [[ ${1:-} == --build-only ]]; then
+  build_only=$(mkdir -p "$2" && cd "$2" && pwd)
+fi
 
 build_mutant() {  # <name> <header> <sed expression> <test source>
   local name=$1 header=$2 expr=$3 source=$4
@@ -29,11 +37,25 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/sm90_mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma_launch.hpp \
+    's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma_launch.hpp \
+    's/    if (ok(s) \&\& plan.d.packed) {/    if (false) {/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
+    's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
+    test/gpu/test_wgmma_gemm.cu
   mutants=$work
+fi
+if [[ -n $build_only ]]; then
+  cp "$work"/test_*_mutant* "$build_only/"
+  echo "mutants built in $build_only"; exit 0
 fi
 
 status=0
 check() {  # <binary> <filter> <what>
+  if [[ ! -x $mutants/$1 ]]; then
+    echo "MUTANT MISSING: $mutants/$1 ($3)"; status=1; return
+  fi
   if timeout 300 "$mutants/$1" "$2" >"$work/$1.log" 2>&1; then
     echo "MUTATION SURVIVED: $3"; tail -3 "$work/$1.log"; status=1
   else
@@ -42,4 +64,7 @@ check() {  # <binary> <filter> <what>
 }
 check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
 check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
+check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
+check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
+check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
 exit $status

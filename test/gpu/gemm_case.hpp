@@ -46,10 +46,11 @@ struct DeviceBuffer {
   }
 };
 
-// Called with the device Arguments before the run, e.g. to check which path they take.
+// Called with the device Arguments and the workspace (nullptr or workspace_size bytes)
+// before the run, e.g. to check which path the call takes.
 struct NoArgsCheck {
   template <class Args>
-  void operator()(const Args&) const {}
+  void operator()(const Args&, const void*) const {}
 };
 
 template <class Config, class ArgsCheck = NoArgsCheck>
@@ -66,15 +67,15 @@ void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
   DeviceBuffer<EC> dc(host.c);
   DeviceBuffer<EC> dd(host.d);
   const gemm::Arguments<EA, EB, EC> args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
-  args_check(args);
   const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
   if (s.must_split) REQUIRE(workspace_bytes > 0);
   void* workspace = nullptr;
   if (workspace_bytes > 0) {
     REQUIRE_CUDA(cudaMalloc(&workspace, workspace_bytes));
-    REQUIRE_CUDA(cudaMemset(workspace, 0xff, workspace_bytes));  // NaN: every slice must be written
+    REQUIRE_CUDA(cudaMemset(workspace, 0xff, workspace_bytes));  // NaN: every byte read must be written first
   }
+  args_check(args, workspace);
   const Status st = gemm::Gemm<Config>::run(args, workspace);
   INFO("status " << status_name(st));
   REQUIRE(st == Status::kSuccess);

@@ -2,9 +2,10 @@
 // NO Blackwell GPU has run them: on any device but compute capability 10.0 the executable
 // reports itself skipped (gpu_main.cpp), and the host API refuses other devices with
 // kErrorWrongArchitecture. They are the first thing to run on a B200 (benchmark/notes/umma.md
-// says in which order): every shipped configuration (examples/umma_configs.hpp) on both paths,
-// odd sizes and K tails, beta != 0, C == D, K = 0, the tiles a cluster or pair does not divide,
-// against the float64 reference with poisoned outputs, and the planned shared memory.
+// says in which order): every shipped configuration (examples/umma_configs.hpp) on every
+// path (TMA; packed with a workspace, generic without), odd sizes and K tails, beta != 0,
+// C == D, K = 0, the tiles a cluster or pair does not divide, against the float64 reference
+// with poisoned outputs, and the planned shared memory.
 #include "tessera/gemm/umma_gemm.hpp"
 
 #include "gemm_case.hpp"
@@ -20,9 +21,9 @@ namespace {
 // Requires the path these arguments take.
 template <class Config>
 auto takes(UmmaPath want) {
-  return [want](const auto& args) {
-    const UmmaPath got = gemm::umma_path<Config>(args);
-    INFO("path " << (got == UmmaPath::kTma ? "tma" : "generic"));
+  return [want](const auto& args, const void* workspace) {
+    const UmmaPath got = gemm::umma_path<Config>(args, workspace);
+    INFO("path " << gemm::path_name(got));
     REQUIRE(got == want);
   };
 }
@@ -48,12 +49,16 @@ const CaseShape kUnaligned[] = {
 template <class Config>
 void sweep() {
   for (const CaseShape& s : kAligned) check_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
-  for (const CaseShape& s : kUnaligned) check_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
+  for (CaseShape s : kUnaligned) {
+    check_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
+    s.workspace = true;  // workspace_size() bytes: the packed path (tma_packing.hpp)
+    check_gemm<Config>(s, takes<Config>(UmmaPath::kPacked));
+  }
 }
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, both paths", "[gpu][umma]", examples::umma::Tn,
+TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, every path", "[gpu][umma]", examples::umma::Tn,
                    examples::umma::NnF32, examples::umma::ColD, examples::umma::Multicast, examples::umma::Pair) {
   sweep<TestType>();
 }

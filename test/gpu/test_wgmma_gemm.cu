@@ -1,6 +1,6 @@
 // GPU tests of the Hopper tensor-core family (WgmmaConfig): every type, layout,
-// schedule and cluster shape shipped, both paths (TMA; realigning loads for operands TMA
-// cannot describe), odd sizes, K tails, beta != 0, C == D, against the float64 reference
+// schedule and cluster shape shipped, every path (TMA; packed copies with a workspace and
+// realigning loads without one, for operands TMA cannot describe), odd sizes, K tails, beta != 0, C == D, against the float64 reference
 // with poisoned outputs; every bad-input Status. Label `gpu`; needs an sm_90 device
 // (skipped elsewhere by gpu_main.cpp's device check, refused with kErrorWrongArchitecture
 // by the host API on other GPUs).
@@ -25,14 +25,21 @@ using Wgmma = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, Tile, Schedule, Cluster>
 
 using Bf16Tn = Wgmma<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>;  // both K-major
 
-// Requires the path these arguments take.
+// Requires the path the call takes.
 template <class Config>
 auto expect_path(WgmmaPath want) {
-  return [want](const auto& args) {
-    const WgmmaPath got = gemm::wgmma_path<Config>(args);
-    INFO("path " << (got == WgmmaPath::kTma ? "tma" : "generic"));
+  return [want](const auto& args, const void* workspace) {
+    const WgmmaPath got = gemm::wgmma_path<Config>(args, workspace);
+    INFO("path " << gemm::path_name(got));
     REQUIRE(got == want);
   };
+}
+
+// The same case with workspace_size() bytes of workspace (poisoned: the copies' padding
+// must be written before TMA reads it).
+CaseShape with_workspace(CaseShape s) {
+  s.workspace = true;
+  return s;
 }
 
 // TMA path: every extent and leading dimension a multiple of 8 elements (16 bytes: the
@@ -47,7 +54,8 @@ const CaseShape kTmaSweep[] = {
     tma({136, 264, 72, 8}),  tma({256, 256, 64}),               tma({264, 520, 200, 0, 1.5f, -0.25f}),
     tma({1000, 40, 128}),    tma({16, 304, 1000, 0, 1.0f, 1.0f}),
 };
-// Extents or leading dimensions that are not multiples of 8: the generic path.
+// Extents or leading dimensions that are not multiples of 8: the generic path without a
+// workspace, the packed path with one.
 const CaseShape kGenericSweep[] = {
     {1, 1, 1},           {7, 7, 7, 0, 1.0f, 0.5f},       {63, 65, 127, 1},
     {129, 127, 65, 3, 2.0f, -1.0f},  {257, 130, 100, 1},  {1000, 33, 129, 5, 1.0f, 1.0f},
@@ -56,7 +64,10 @@ const CaseShape kGenericSweep[] = {
 template <class Config>
 void sweep() {
   for (const CaseShape& s : kTmaSweep) check_gemm<Config>(s, expect_path<Config>(WgmmaPath::kTma));
-  for (const CaseShape& s : kGenericSweep) check_gemm<Config>(s, expect_path<Config>(WgmmaPath::kGeneric));
+  for (const CaseShape& s : kGenericSweep) {
+    check_gemm<Config>(s, expect_path<Config>(WgmmaPath::kGeneric));
+    check_gemm<Config>(with_workspace(s), expect_path<Config>(WgmmaPath::kPacked));
+  }
 }
 
 }  // namespace
@@ -107,14 +118,45 @@ TEST_CASE("wgmma GEMM: in place (C == D), beta != 0", "[gpu][wgmma][inplace]") {
     s.in_place = true;
     check_gemm<Bf16Tn>(s);
     check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(s);
+    // Packed: C read from the caller's buffer, D (where TMA cannot describe it, the pad 3
+    // case) written to its copy and copied over C afterwards.
+    check_gemm<Bf16Tn>(with_workspace(s));
+    check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(with_workspace(s));
   }
 }
 
-TEST_CASE("wgmma GEMM: operands one element off alignment take the generic path", "[gpu][wgmma][align]") {
+TEST_CASE("wgmma GEMM: operands one element off alignment take the generic or packed path",
+          "[gpu][wgmma][align]") {
   for (CaseShape s : {tma({128, 256, 64, 0, 1.0f, 0.5f}), tma({40, 48, 56, 0, 1.0f, 0.0f})}) {
     s.offset_pointers = true;
     check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kGeneric));
+    check_gemm<Bf16Tn>(with_workspace(s), expect_path<Bf16Tn>(WgmmaPath::kPacked));
     check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(s);
+    check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(with_workspace(s));
+  }
+}
+
+// The packed path one operand at a time (the others as they are), with a workspace (D, if
+// TMA cannot describe it, through a copy) and, where only D is misaligned, without one (D
+// written with direct stores).
+TEST_CASE("wgmma GEMM: packed path, operand by operand", "[gpu][wgmma][packed]") {
+  using Nn = Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>;
+  // pad 1 on every ld: A, B and D copied; a K tail of 11 (203 = 3 x 64 + 11).
+  check_gemm<Bf16Tn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Bf16Tn>(WgmmaPath::kPacked));
+  check_gemm<Nn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Nn>(WgmmaPath::kPacked));
+  // Odd M only: column-major A and D are copied, row-major B stays.
+  check_gemm<Nn>(with_workspace({129, 256, 64, 0, 1.0f, -1.0f}), expect_path<Nn>(WgmmaPath::kPacked));
+  // Odd N only, with A row-major and B column-major (N lines of K): A and B stay, row-major
+  // D (N wide) is copied out with a workspace, stored directly without one; in place too.
+  using Bf16F32 = Wgmma<bfloat16_t, float, RowMajor, ColumnMajor, RowMajor>;
+  for (const bool workspace : {true, false}) {
+    CaseShape s = tma({256, 129, 64, 0, 1.0f, 0.5f});
+    s.workspace = workspace;
+    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kPacked));
+    check_gemm<Bf16F32>(s, expect_path<Bf16F32>(WgmmaPath::kPacked));  // fp32 D
+    s.beta = 1.0f;
+    s.in_place = true;
+    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kPacked));
   }
 }
 
@@ -191,6 +233,9 @@ TEST_CASE("wgmma sanitizer cross-section", "[gpu][wgmma][sanitize]") {
     check_gemm<Pp>(s);
     check_gemm<Cl>(s);
   }
+  check_gemm<Bf16Tn>(with_workspace({67, 130, 70, 1, 1.0f, 0.5f}));  // the packed path's copies
+  check_gemm<Cl>(with_workspace({67, 130, 70, 1, 1.0f, 0.5f}));
+  check_gemm<Bf16Tn>(tma({256, 129, 64, 0, 1.0f, 0.5f}));  // packed, no workspace: direct stores of D
   CaseShape in_place = tma({72, 72, 24, 0, 1.0f, 1.0f});
   in_place.in_place = true;
   check_gemm<Bf16Tn>(in_place);

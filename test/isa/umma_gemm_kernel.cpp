@@ -1,6 +1,6 @@
 // ISA checks of the Blackwell tensor-core family (include/tessera/gemm/kernel/umma_gemm_kernel.hpp)
 // as users get it: umma_gemm_kernel<Config, Path>, explicitly instantiated for the shipped
-// configurations and both paths, compiled by nvcc for sm_100a to PTX (FileCheck below) and to
+// configurations and both paths (and the packed path's direct-store kernel for Tn), compiled by nvcc for sm_100a to PTX (FileCheck below) and to
 // a cubin with ptxas's resource report (no stack, no spills). Compiled and checked only: no
 // Blackwell GPU has run these kernels.
 //
@@ -32,6 +32,9 @@ UMMA_ISA_INSTANTIATE(NnF32)
 UMMA_ISA_INSTANTIATE(ColD)
 UMMA_ISA_INSTANTIATE(Multicast)
 UMMA_ISA_INSTANTIATE(Pair)
+// The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
+template __global__ void umma_gemm_kernel<examples::umma::Tn, UmmaPath::kPacked>(
+    const __grid_constant__ UmmaParams<examples::umma::Tn>);
 }  // namespace tessera::gemm
 
 #else  // host build: the numbers of one configuration, for the checks
@@ -185,7 +188,7 @@ int main(int argc, char** argv) {
 // PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
 // PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
 // PAIR-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
-// PAIR-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64
+// PAIR-DAG:   mbarrier.arrive.shared::cluster.b64
 // PAIR-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
 // PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_9WgmmaPathE1E
@@ -217,9 +220,15 @@ int main(int argc, char** argv) {
 // NEG-NOT:   {{cta_group::1|complete_tx::bytes.multicast}}
 // NEG-LABEL: .entry {{.*}}4umma4PairELNS0_9WgmmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// The packed path's direct-store kernel: the TMA path's loads, no TMA store.
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE2E
+// NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
 //
-// ---- ptxas report (prefix REPORT): ten kernels, none with a stack frame, spills or static
+// ---- ptxas report (prefix REPORT): eleven kernels, none with a stack frame, spills or static
 // shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
 // REPORT:      Function properties for {{.*}}umma_gemm_kernel
 // REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}

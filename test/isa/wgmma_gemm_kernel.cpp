@@ -1,6 +1,6 @@
 // ISA checks of the Hopper tensor-core family (include/tessera/gemm/kernel/wgmma_gemm_kernel.hpp)
 // as users get it: wgmma_gemm_kernel<Config, Path>, explicitly instantiated for shipped
-// configurations and both paths, compiled by nvcc for sm_90a to PTX (FileCheck below) and
+// configurations and every path (kTma, kGeneric; kPacked for two), compiled by nvcc for sm_90a to PTX (FileCheck below) and
 // to a cubin with ptxas's resource report (no stack, no spills: resource_report.py). Each
 // configuration is a struct derived from its WgmmaConfig so its name shows in the kernel's
 // mangled symbol and the checks can find each kernel.
@@ -25,9 +25,10 @@ using tessera::schedule::Pingpong;
 struct Tn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor> {};
 // The benchmark's layout: B N-major (transposed in shared memory), fp16.
 struct Nn : WgmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor> {};
-// M-major A, column-major D (the column-major epilogue). (With an fp32 column-major D the
-// TMA path's epilogue spills 8-16 bytes: benchmark/notes/wgmma.md, open problems.)
+// M-major A, column-major D (the column-major epilogue), 16-bit and fp32 (the fp32 one
+// spilled 16 bytes until the epilogue spelled out its staging addresses).
 struct ColD : WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor> {};
+struct ColDF32 : WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, float, ColumnMajor> {};
 // Pingpong on 128x128 tiles.
 struct Pp : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 128, 64>,
                         Pingpong> {};
@@ -48,8 +49,14 @@ namespace tessera::gemm {
 WGMMA_ISA_INSTANTIATE(Tn)
 WGMMA_ISA_INSTANTIATE(Nn)
 WGMMA_ISA_INSTANTIATE(ColD)
+WGMMA_ISA_INSTANTIATE(ColDF32)
 WGMMA_ISA_INSTANTIATE(Pp)
 WGMMA_ISA_INSTANTIATE(Cl)
+// The packed path's kernel (TMA loads, direct stores of a D TMA cannot describe).
+template __global__ void wgmma_gemm_kernel<wgmma_isa::Tn, WgmmaPath::kPacked>(
+    const __grid_constant__ WgmmaParams<wgmma_isa::Tn>);
+template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacked>(
+    const __grid_constant__ WgmmaParams<wgmma_isa::ColDF32>);
 }  // namespace tessera::gemm
 #endif
 
@@ -74,8 +81,8 @@ WGMMA_ISA_INSTANTIATE(Cl)
 // no tensor copies at all.
 // PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE1E
 // PTX-NOT: cp.async.bulk.tensor
-// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 88;
-// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 208;
+// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 104;
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 200;
 // PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: cp.async.mbarrier.arrive.noinc.shared::cta.b64
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
@@ -86,6 +93,9 @@ WGMMA_ISA_INSTANTIATE(Cl)
 // PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa4ColDELNS0_9WgmmaPathE0E
 // M-major A: the transpose bit of A too.
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_9WgmmaPathE0E
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
+// PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2PpELNS0_9WgmmaPathE0E
 // Pingpong: each warpgroup's 128 rows are two m64n128 blocks; the turns are named barriers.
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
@@ -97,5 +107,18 @@ WGMMA_ISA_INSTANTIATE(Cl)
 // PTX-DAG: barrier.cluster.arrive
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX-DAG: mapa.shared::cluster.u32
-// PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX-DAG: mbarrier.arrive.shared::cluster.b64
 // PTX-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// The packed path's kernel: the TMA path's loads and MMAs, element stores instead of TMA
+// stores.
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE2E
+// PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PTX-DAG: st.global.u16
+// PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_9WgmmaPathE2E
+// PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// PTX-DAG: st.global.f32
+// PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta

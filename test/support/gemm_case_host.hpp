@@ -32,7 +32,7 @@ struct CaseShape {
   float alpha = 1.0f, beta = 0.0f;
   bool in_place = false;         // C and D are the same buffer
   bool offset_pointers = false;  // operands start one element into their allocation
-  bool workspace = false;        // pass workspace_size() bytes: split-K where it applies
+  bool workspace = false;        // pass workspace_size() bytes: split-K (FMA) or the packed path (TMA families)
   bool must_split = false;       // and require that a split was chosen
   std::int64_t ld_multiple = 1;  // round every leading dimension up to a multiple of this
                                  // (8: 16-byte lines of 16-bit elements whatever K, M, N)

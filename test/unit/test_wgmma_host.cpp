@@ -170,6 +170,21 @@ TEST_CASE("the epilogue's staging stores are free of bank conflicts", "[wgmma][b
   CHECK(wavefronts(plain, 4) == 8);
 }
 
+// The column-major epilogue writes box + offset(c % 8, r) + (c / 8) * 1024 instead of
+// offset(c, r) (sm90_epilogue.hpp): the same byte for every line and element of a box.
+TEST_CASE("staging offsets: a group of 8 lines is 1024 bytes whatever the swizzle", "[wgmma][layout]") {
+  using Box16 = Sw128StagingTile<64, 2>;
+  using Box32 = Sw128StagingTile<64, 4>;
+  for (int line = 0; line < 64; ++line) {
+    for (int e = 0; e < Box16::kLineElements; ++e) {
+      REQUIRE(Box16::offset(line, e) == Box16::offset(line % 8, e) + std::uint32_t(line / 8) * 1024);
+    }
+    for (int e = 0; e < Box32::kLineElements; ++e) {
+      REQUIRE(Box32::offset(line, e) == Box32::offset(line % 8, e) + std::uint32_t(line / 8) * 1024);
+    }
+  }
+}
+
 TEST_CASE("the persistent tile walk covers every tile once", "[wgmma][scheduler]") {
   struct Case {
     std::int64_t M, N;

@@ -15,7 +15,9 @@
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/gemm/kernel/copy_lines_kernel.hpp"
 #include "tessera/gemm/kernel/tma_gemm_params.hpp"
+#include "tessera/gemm/tma_packing.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
 
@@ -24,21 +26,17 @@ namespace tessera::gemm::tma_launch {
 template <class Config>
 using Args = Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>;
 
-// kTma when TMA can describe A, B, D and (if it is read) C.
+// The path of a call (tma_packing.hpp): kTma when TMA describes A, B and D as they are,
+// else kPacked with a workspace, kGeneric without.
 template <class Config>
-WgmmaPath path(const Args<Config>& a) {
-  using EC = typename Config::ElementC;
-  const bool reads_c = a.beta != 0.0f;
-  // Contiguous extents: K of a row-major A, M of a column-major one; N of a row-major B
-  // (and D), K of a column-major B (M of a column-major D).
-  const std::int64_t contiguous_a = Config::LayoutA::kIsRowMajor ? a.K : a.M;
-  const std::int64_t contiguous_b = Config::LayoutB::kIsRowMajor ? a.N : a.K;
-  const std::int64_t contiguous_c = Config::LayoutC::kIsRowMajor ? a.N : a.M;
-  const bool ok = nvidia::tma_describable(a.A, a.lda, contiguous_a, 2) &&
-                  nvidia::tma_describable(a.B, a.ldb, contiguous_b, 2) &&
-                  nvidia::tma_describable(a.D, a.ldd, contiguous_c, sizeof(EC)) &&
-                  (!reads_c || nvidia::tma_describable(a.C, a.ldc, contiguous_c, sizeof(EC)));
-  return ok ? WgmmaPath::kTma : WgmmaPath::kGeneric;
+WgmmaPath path(const Args<Config>& a, bool workspace_given) {
+  return choose_path<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC>(a,
+                                                                                                   workspace_given);
+}
+
+template <class Config>
+PackingPlan plan_packing(const Args<Config>& a) {
+  return packing_plan<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC>(a);
 }
 
 // Every parameter but the tensor maps and the walk.
@@ -163,20 +161,74 @@ struct Launcher {
     return Status::kSuccess;
   }
 
-  static std::size_t workspace_size(const Args<Config>&, const DeviceInfo&) { return 0; }
+  // The packed path's copies (tma_packing.hpp); 0 when TMA describes every operand.
+  static std::size_t workspace_size(const Args<Config>& a, const DeviceInfo&) { return plan_packing<Config>(a).bytes; }
 
-  static WgmmaPath path(const Args<Config>& a) { return tma_launch::path<Config>(a); }
+  static WgmmaPath path(const Args<Config>& a, bool workspace_given) {
+    return tma_launch::path<Config>(a, workspace_given);
+  }
 
-  static Status launch(const Args<Config>& a, void*, Stream stream, const DeviceInfo& d) {
+  static Status launch(const Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
     Params p{};
-    fill(p, a);
-    if (path(a) == WgmmaPath::kTma) {
-      Status maps = operand_maps(a, p);
-      if (ok(maps)) maps = Family::make_map_d(a, p);
-      if (!ok(maps)) return maps;
-      return Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
+    const WgmmaPath chosen = path(a, workspace != nullptr);
+    if (chosen == WgmmaPath::kGeneric) {
+      fill(p, a);
+      return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
     }
-    return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
+    // kTma, or kPacked (tma_packing.hpp): with a workspace, the TMA kernel on copies of the
+    // operands TMA cannot describe (A and B copied on `stream` first, D's copy copied out
+    // after); without one (only D misaligned), TMA loads and direct stores of D.
+    Args<Config> tma = a;
+    const PackingPlan plan = plan_packing<Config>(a);
+    unsigned char* space = static_cast<unsigned char*>(workspace);
+    if (chosen == WgmmaPath::kPacked && space != nullptr) {
+      const Status s = pack_inputs(a, plan, space, stream, tma);
+      if (!ok(s)) return s;
+    }
+    const bool store_direct = plan.d.packed && space == nullptr;
+    fill(p, tma);
+    Status s = operand_maps(tma, p);
+    if (!ok(s)) return s;
+    if (store_direct) return Family::template launch_path<WgmmaPath::kPacked>(p, stream, d);
+    s = Family::make_map_d(tma, p);
+    if (ok(s)) s = Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
+    if (ok(s) && plan.d.packed) {
+      const OperandsAsLines<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC,
+                            typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>
+          lines(a);
+      s = copy_lines(tma.D, tma.ldd, a.D, a.ldd, lines.d.lines, lines.d.length, lines.d.length, stream);
+    }
+    return s;
+  }
+
+ private:
+  // Copies A and B where the plan says so and points `tma` (the TMA kernel's arguments) at
+  // the copies, and D at its place if it is to be copied out. C stays the caller's.
+  static Status pack_inputs(const Args<Config>& a, const PackingPlan& plan, unsigned char* workspace,
+                            Stream stream, Args<Config>& tma) {
+    const OperandsAsLines<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC,
+                          typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>
+        lines(a);
+    Status s = copy_operand(a.A, a.lda, plan.a, lines.a, workspace, stream, tma.A, tma.lda);
+    if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, lines.b, workspace, stream, tma.B, tma.ldb);
+    if (plan.d.packed) {  // written by the kernel, copied out after it
+      tma.D = reinterpret_cast<typename Config::ElementC*>(workspace + plan.d.offset);
+      tma.ldd = plan.d.ld;
+    }
+    return s;
+  }
+
+  // One operand into its place in the workspace (zeros in each line's padding); `to` and
+  // `to_ld` then name the copy.
+  template <class T>
+  static Status copy_operand(const T* from, std::int64_t from_ld, const PackedOperand& place,
+                             const OperandLines& lines, unsigned char* workspace, Stream stream, const T*& to,
+                             std::int64_t& to_ld) {
+    if (!place.packed) return Status::kSuccess;
+    T* copy = reinterpret_cast<T*>(workspace + place.offset);
+    to = copy;
+    to_ld = place.ld;
+    return copy_lines(from, from_ld, copy, place.ld, lines.lines, lines.length, place.ld, stream);
   }
 };
 

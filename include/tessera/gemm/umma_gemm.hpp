@@ -5,12 +5,14 @@
 //   using Config = tessera::gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
 //                                            bfloat16_t, RowMajor>;
 //   tessera::Status s = tessera::gemm::Gemm<Config>::run(args, nullptr, stream);
-//   tessera::gemm::umma_path<Config>(args);   // which path these arguments take
+//   tessera::gemm::umma_path<Config>(args, workspace);   // which path the call takes
 //
-// The two paths of the Hopper family (wgmma_gemm.hpp), chosen per call by the same rule:
+// The three paths of the Hopper family (wgmma_gemm.hpp), chosen per call by the same rule:
 //   kTma      TMA loads (multicast in clusters, split across a CTA pair), tcgen05.mma, TMA
 //             stores;
-//   kGeneric  anything TMA cannot describe: the Hopper family's realigning producer feeds
+//   kPacked   operands TMA cannot describe copied into the workspace (tma_packing.hpp),
+//             then kTma's kernel;
+//   kGeneric  the same without a workspace: the Hopper family's realigning producer feeds
 //             the same MMA warp (one CTA per tile, no cluster), and bounds-checked stores.
 // Runs only on a device of compute capability 10.0 (Sm100: runs_on). Compile with nvcc for
 // sm_100a (-gencode=arch=compute_100a,code=sm_100a).
@@ -59,12 +61,12 @@ struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelL
   }
 };
 
-// Which path Gemm<Config>::run takes for these arguments (tma: TMA loads and stores;
-// generic: realigning loads and direct stores, for pointers or pitches TMA cannot take).
+// Which path Gemm<Config>::run(args, workspace) takes (see wgmma_path).
 template <class Config>
 UmmaPath umma_path(const Arguments<typename Config::ElementA, typename Config::ElementB,
-                                   typename Config::ElementC>& a) {
-  return KernelLauncher<UmmaFamily, Config>::path(a);
+                                   typename Config::ElementC>& a,
+                   const void* workspace = nullptr) {
+  return KernelLauncher<UmmaFamily, Config>::path(a, workspace != nullptr);
 }
 
 }  // namespace tessera::gemm

@@ -4,14 +4,20 @@
 //   using Config = tessera::gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
 //                                             bfloat16_t, RowMajor>;
 //   tessera::Status s = tessera::gemm::Gemm<Config>::run(args, nullptr, stream);
-//   tessera::gemm::wgmma_path<Config>(args);   // which path these arguments take
+//   tessera::gemm::wgmma_path<Config>(args, workspace);   // which path the call takes
 //
-// Two paths, chosen per call:
-//   kTma      every operand TMA can describe (16-byte aligned base; pitch and contiguous
-//             extent multiples of 16 bytes): TMA loads, multicast in clusters, TMA stores;
-//   kGeneric  anything else (an odd leading dimension, an operand one element off a 16-byte
-//             boundary): the same tensor-core main loop fed by realigning ordinary loads,
-//             and bounds-checked stores. No alignment is required beyond the element's.
+// Three paths, chosen per call:
+//   kTma      TMA can describe A, B and D (16-byte aligned base; pitch and contiguous extent
+//             multiples of 16 bytes): TMA loads, multicast in clusters, TMA stores;
+//   kPacked   it cannot (an odd leading dimension, an operand one element off a 16-byte
+//             boundary) and a workspace of workspace_size(args) bytes is given: those
+//             operands are copied into it with 128-byte pitches and kTma's kernel runs on
+//             the copies (tma_packing.hpp says why and what it costs);
+//   kGeneric  the same without a workspace: the tensor-core main loop fed by realigning
+//             ordinary loads, bounds-checked stores (about 9x slower than kPacked on the
+//             odd shape 4097x4095x4103, benchmark/notes/wgmma.md).
+// No alignment is required beyond the element's. C is read with ordinary loads on every
+// path, so its pointer and pitch never change the path.
 // Compile with nvcc for sm_90a (-gencode=arch=compute_90a,code=sm_90a).
 #pragma once
 #include <cstddef>
@@ -56,12 +62,14 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
   }
 };
 
-// Which path Gemm<Config>::run takes for these arguments (tma: TMA loads and stores;
-// generic: realigning loads and direct stores, for pointers or pitches TMA cannot take).
+// Which path Gemm<Config>::run(args, workspace) takes (tma_packing.hpp): kTma (TMA loads
+// and stores), kPacked (operands TMA cannot describe copied into the workspace first: give
+// it workspace_size(args) bytes), kGeneric (no workspace: realigning loads, direct stores).
 template <class Config>
 WgmmaPath wgmma_path(const Arguments<typename Config::ElementA, typename Config::ElementB,
-                                     typename Config::ElementC>& a) {
-  return KernelLauncher<WgmmaFamily, Config>::path(a);
+                                     typename Config::ElementC>& a,
+                     const void* workspace = nullptr) {
+  return KernelLauncher<WgmmaFamily, Config>::path(a, workspace != nullptr);
 }
 
 }  // namespace tessera::gemm

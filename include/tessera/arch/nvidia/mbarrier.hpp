@@ -59,13 +59,17 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 
 // One arrival on the barrier at the same offset in the shared memory of CTA `cta_rank` of
 // this cluster (itself included): how a consumer frees a stage that other CTAs multicast
-// into.
+// into. The default (CTA-scope) release, as CUTLASS's ClusterBarrier::arrive: what it
+// orders is the arriving thread's own completed reads of its own shared memory (the wgmma
+// group was waited for). With `.release.cluster` every such arrival cost the consumer a
+// cluster-wide release, and 2-CTA clusters ran at 330-360 TFLOP/s instead of 740-790 on
+// an H100 (benchmark/notes/wgmma.md, "Clusters").
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
   asm volatile(
       "{\n\t.reg .b32 remote;\n\t"
       "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_address(bar)),
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_address(bar)),
       "r"(cta_rank)
       : "memory");
 #endif

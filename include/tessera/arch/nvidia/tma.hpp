@@ -28,10 +28,12 @@ namespace tessera::nvidia {
 // elements apart: the base address and the pitch are multiples of 16 bytes (the driver
 // refuses the map otherwise), and so is the contiguous extent, because the copy engine
 // bounds-checks the contiguous dimension in 16-byte units: a line that ends inside a
-// 16-byte unit may be read past its end (loads bringing in the bytes after it instead of
-// zeros) and written past its end. CUTLASS's sm90 can_implement asks the same alignment
-// of the contiguous extents; Tessera's GPU suite failed its guard-region check (writes
-// past the matrix) on an H100 while this rule was missing, and passes with it.
+// 16-byte unit may be written past its end. CUTLASS's sm90 can_implement asks the same
+// alignment of the contiguous extents; Tessera's GPU suite failed its guard-region check
+// (writes past the matrix) on an H100 while this rule was missing, and passes with it.
+// Loads were seen to zero-fill by element (a K tail whose 16-byte unit held NaN after the
+// extent still multiplied zeros: the packed path's mutation experiment, H100), but the rule
+// covers them too.
 inline bool tma_describable(const void* base, std::int64_t ld, std::int64_t contiguous,
                             std::int64_t element_bytes) {
   return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && (ld * element_bytes) % 16 == 0 &&

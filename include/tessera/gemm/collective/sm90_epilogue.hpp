@@ -94,6 +94,20 @@ struct WgmmaEpilogue {
           if (t == 0) nvidia::bulk_wait_group_read<1>();
           nvidia::named_barrier_sync(barrier, 128);
           const int row_lo = br * kBoxRows, col_lo = bc * kBoxCols;
+          // Column-major: the thread's four staging addresses of the box's first 8-column group
+          // (rows r and r + 8, columns c and c + 1, c = 2 (lane % 4)); every other group is 8
+          // lines (1024 bytes) further, since the swizzle XORs a line's chunks with line % 8,
+          // which a whole group leaves unchanged. Spelled out, the addresses are a constant
+          // each, not 128 computed ones kept live (the computed form spilled: sass_check).
+          std::uint32_t col_base[2][2] = {};
+          if constexpr (!kRowMajor) {
+            const int c = 2 * (t % 4), r = 16 * (t / 32) + (t % 32) / 4 - row_lo;
+            TESSERA_UNROLL
+            for (int h = 0; h < 2; ++h) {
+              col_base[h][0] = Box::offset(c, r + 8 * h);
+              col_base[h][1] = Box::offset(c + 1, r + 8 * h);
+            }
+          }
           TESSERA_UNROLL
           for (int i = 0; i < kAccPerBlock; i += 2) {
             // Is the pair in this box? Its 8-column group is known at compile time; its rows
@@ -106,18 +120,19 @@ struct WgmmaEpilogue {
             const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
             const float v0 = combine(p, acc[rb][i], m, n), v1 = combine(p, acc[rb][i + 1], m, n + 1);
-            const int r = e.row - row_lo, c = e.col - col_lo;
             if constexpr (kRowMajor) {
-              const std::uint32_t at = nvidia::smem_address(box + Box::offset(r, c));
+              const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
               if constexpr (sizeof(EC) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
               } else {
                 asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<EC>(v0, v1)) : "memory");
               }
             } else {
-              // Column-major: (r, c) and (r, c + 1) are on two lines.
-              *reinterpret_cast<EC*>(box + Box::offset(c, r)) = from_float<EC>(v0);
-              *reinterpret_cast<EC*>(box + Box::offset(c + 1, r)) = from_float<EC>(v1);
+              // Column-major: (r, c) and (r, c + 1) are on two lines (col_base above).
+              const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
+              const int h = (i / 2) % 2;
+              *reinterpret_cast<EC*>(box + col_base[h][0] + group) = from_float<EC>(v0);
+              *reinterpret_cast<EC*>(box + col_base[h][1] + group) = from_float<EC>(v1);
             }
           }
           nvidia::fence_proxy_async_shared();

@@ -1,4 +1,4 @@
-// The kernel parameters and the two operand paths of the tensor-core families that load
+// The kernel parameters of the tensor-core families that load
 // with TMA: Hopper's wgmma family (wgmma_gemm_kernel.hpp) and Blackwell's tcgen05 family
 // (umma_gemm_kernel.hpp). The names are the Hopper family's, where they were first defined:
 // kept, so that its kernels' symbols did not change when the Blackwell family began to
@@ -8,14 +8,9 @@
 
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/gemm/tma_packing.hpp"  // WgmmaPath
 
 namespace tessera::gemm {
-
-// How operands reach shared memory and D leaves it.
-enum class WgmmaPath {
-  kTma,      // TMA loads (multicast in clusters), TMA stores of the epilogue
-  kGeneric,  // realigning ordinary loads, direct element stores: any pointer and pitch
-};
 
 #if defined(TESSERA_CUDA)
 template <class Config>

@@ -44,7 +44,10 @@ using UmmaParams = WgmmaParams<Config>;
 
 template <class Config, UmmaPath kPath>
 struct UmmaGemmKernel {
-  static constexpr bool kTma = kPath == UmmaPath::kTma;
+  // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
+  // describe, written with direct element stores; tma_packing.hpp).
+  static constexpr bool kTma = kPath != UmmaPath::kGeneric;
+  static constexpr bool kTmaStores = kPath == UmmaPath::kTma;
   // What this path runs: the configuration, or (generic path) its one-CTA form without a
   // cluster (umma_config.hpp, GenericConfig).
   using C = std::conditional_t<kTma, Config, typename Config::GenericConfig>;
@@ -221,14 +224,14 @@ struct UmmaGemmKernel {
       };
       const std::uint32_t taddr = nvidia::tmem_address(buffer_address(tmem_base, buffer.stage), 32 * w, 0);
       const std::int64_t m0 = std::int64_t(tile.m) * C::kBlockM, n0 = std::int64_t(tile.n) * C::kBlockN;
-      if constexpr (kTma) {
+      if constexpr (kTmaStores) {
         Epilogue::tma_store(p, taddr, have, m0, n0, my_staging, turn, w, lane, release);
       } else {
         Epilogue::direct_store(p, taddr, have, m0, n0, w, lane, release);
       }
       buffer.advance();
     }
-    if constexpr (kTma) {
+    if constexpr (kTmaStores) {
       if (lane == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
     }
   }

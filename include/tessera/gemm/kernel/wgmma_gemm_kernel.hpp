@@ -1,5 +1,7 @@
 // The Hopper tensor-core GEMM kernel (sm_90a): D = alpha * A * B + beta * C with TMA (or
-// ordinary realigning loads), wgmma and a persistent, warp-specialised schedule.
+// ordinary realigning loads), wgmma and a persistent, warp-specialised schedule. kPath
+// picks loads and stores: TMA and TMA (kTma), TMA and direct (kPacked), realigning and
+// direct (kGeneric).
 //
 // A CTA is three warpgroups. Warpgroup 0 produces: it keeps a ring of kStages shared-memory
 // stages filled with K tiles of A and B (TmaProducer, or GenericProducer where TMA cannot
@@ -33,7 +35,10 @@ namespace tessera::gemm {
 
 template <class Config, WgmmaPath kPath>
 struct WgmmaGemmKernel {
-  static constexpr bool kTma = kPath == WgmmaPath::kTma;
+  // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
+  // describe, written with direct element stores; tma_packing.hpp).
+  static constexpr bool kTma = kPath != WgmmaPath::kGeneric;
+  static constexpr bool kTmaStores = kPath == WgmmaPath::kTma;
   using Plan = std::conditional_t<kTma, typename Config::Plan, typename Config::GenericPlan>;
   // The generic path loads every tile itself: no multicast, no cluster.
   using Cluster = std::conditional_t<kTma, typename Config::Cluster, ClusterShape<1, 1>>;
@@ -42,10 +47,13 @@ struct WgmmaGemmKernel {
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
   // Registers per thread after setmaxnreg. The launch gives every thread 168 (65536 / 384,
   // rounded down to 8): 64512 in all, and 128 x producer + 256 x consumer must not exceed
-  // that, or the consumers' setmaxnreg.inc waits forever for registers no one frees.
+  // that, or the consumers' setmaxnreg.inc waits forever for registers no one frees. The
+  // generic producer realigns lines in registers: 88 made ptxas spill 40 bytes for an
+  // M-major A (Pingpong 64x256; sass_check found the local memory); 104 / 200 spill nowhere
+  // in the GPU suite's 69 kernels.
   static constexpr int kLaunchRegisters = 65536 / Config::kThreads / 8 * 8;
-  static constexpr int kProducerRegisters = kTma ? 40 : 88;
-  static constexpr int kConsumerRegisters = kTma ? 232 : 208;
+  static constexpr int kProducerRegisters = kTma ? 40 : 104;
+  static constexpr int kConsumerRegisters = kTma ? 232 : 200;
   static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= Config::kThreads * kLaunchRegisters,
                 "Tessera: the warpgroups' register budgets exceed what the launch allocates");
   // Consumer warpgroups that read each stage, in each CTA.
@@ -170,13 +178,13 @@ struct WgmmaGemmKernel {
       }
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(tile.n) * Config::kBlockN;
-      if constexpr (kPath == WgmmaPath::kTma) {
+      if constexpr (kTmaStores) {
         Epilogue::tma_store(p, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t);
       } else {
         Epilogue::direct_store(p, acc, m0, n0, t);
       }
     }
-    if constexpr (kPath == WgmmaPath::kTma) {
+    if constexpr (kTmaStores) {
       if (t == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
     }
   }
