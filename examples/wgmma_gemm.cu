@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
 
   const tessera::gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> args{M, N, K, dA, K, dB, N, dC, N, dD, N,
                                                                           alpha, beta};
-  // The workspace the call may use: none when TMA can describe A and B; with an odd
+  // The workspace the call may use: none when TMA can describe A, B and D; with an odd
   // leading dimension, room for 128-byte-pitched copies of them (the packed path).
   const std::size_t workspace_bytes = Gemm::workspace_size(args);
   void* workspace = nullptr;
@@ -65,7 +65,9 @@ int main(int argc, char** argv) {
   const tessera::gemm::WgmmaPath path = tessera::gemm::wgmma_path<Config>(args, workspace);
   std::printf("configuration: WgmmaConfig 128x256x64 %s, %s path%s\n", Config::Schedule::kName,
               tessera::gemm::path_name(path),
-              path == tessera::gemm::WgmmaPath::kPacked ? " (A and B copied to 128-byte pitches, D stored directly)" : "");
+              path != tessera::gemm::WgmmaPath::kPacked ? ""
+              : workspace != nullptr ? " (operands TMA cannot describe go through 128-byte-pitched copies)"
+                                     : " (D written with direct stores)");
   const tessera::Status s = Gemm::run(args, workspace);
   if (!tessera::ok(s)) {
     std::printf("Tessera: %s: %s\n", tessera::status_name(s), tessera::status_message(s));
