@@ -83,6 +83,25 @@ struct WgmmaEpilogue {
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                        int barrier, int t) {
+    // beta == 0 (no C) gets its own copy of the loop, without the per-element C bounds
+    // arithmetic: with it the epilogue ran with the tensor cores idle long enough to cost 6%
+    // at 4096³ (737 -> 784 TFLOP/s on an H100, benchmark/notes/wgmma.md v9). Warpgroups
+    // with two 64-row blocks keep one copy: the second made ptxas spill 20-28 bytes there.
+    if constexpr (kRowBlocks == 1) {
+      if (p.beta == 0.0f) {
+        tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t);
+        return;
+      }
+    }
+    tma_store_boxes<true>(p, acc, m0, n0, staging, turn, barrier, t);
+  }
+
+ private:
+  // kReadC: beta * C is added (C read where inside M x N); else D = alpha * acc.
+  template <bool kReadC, class Params>
+  TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                             std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
+                                             int barrier, int t) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -119,7 +138,11 @@ struct WgmmaEpilogue {
             }
             const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-            const float v0 = combine(p, acc[rb][i], m, n), v1 = combine(p, acc[rb][i + 1], m, n + 1);
+            float v0 = p.alpha * acc[rb][i], v1 = p.alpha * acc[rb][i + 1];
+            if constexpr (kReadC) {
+              v0 = combine(p, acc[rb][i], m, n);
+              v1 = combine(p, acc[rb][i + 1], m, n + 1);
+            }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
               if constexpr (sizeof(EC) == 4) {
@@ -152,6 +175,7 @@ struct WgmmaEpilogue {
     }
   }
 
+ public:
   // Bounds-checked element stores straight from the accumulators.
   template <class Params>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
