@@ -12,7 +12,7 @@
 // Why copies instead of a kernel that loads unaligned lines itself (the generic path): a
 // copy streams an operand once at memory speed (~23 us per 4097x4103 bf16 operand on an
 // H100), while in-kernel realignment is paid per K tile by a producer warpgroup that cannot
-// keep up with the tensor cores (63 TFLOP/s generic vs 478 packed at 4097x4095x4103,
+// keep up with the tensor cores (63 TFLOP/s generic vs 502 packed at 4097x4095x4103,
 // benchmark/notes/wgmma.md). And why D is copied out rather than stored directly when a
 // workspace allows: the element stores made the GEMM kernel 27% slower there (258 vs 203
 // us), more than the ~25 us copy.

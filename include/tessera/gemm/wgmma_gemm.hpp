@@ -12,9 +12,10 @@
 //   kPacked   it cannot (an odd leading dimension, an operand one element off a 16-byte
 //             boundary) and a workspace of workspace_size(args) bytes is given: those
 //             operands are copied into it with 128-byte pitches and kTma's kernel runs on
-//             the copies (tma_packing.hpp says why and what it costs);
-//   kGeneric  the same without a workspace: the tensor-core main loop fed by realigning
-//             ordinary loads, bounds-checked stores (about 9x slower than kPacked on the
+//             the copies (tma_packing.hpp says why and what it costs); also without a
+//             workspace when only D is misaligned (TMA loads, direct stores of D);
+//   kGeneric  A or B misaligned and no workspace: the tensor-core main loop fed by realigning
+//             ordinary loads, bounds-checked stores (about 8x slower than kPacked on the
 //             odd shape 4097x4095x4103, benchmark/notes/wgmma.md).
 // No alignment is required beyond the element's. C is read with ordinary loads on every
 // path, so its pointer and pitch never change the path.
