@@ -68,6 +68,8 @@ float time_ms(const std::function<void()>& launch) {
     ms.push_back(t);
   }
   TESSERA_GPU_CHECK(gpu::get_last_error());
+  TESSERA_GPU_CHECK(gpu::event_destroy(start));
+  TESSERA_GPU_CHECK(gpu::event_destroy(stop));
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
 }

@@ -170,7 +170,8 @@ struct Launcher {
 
   static Status launch(const Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
     Params p{};
-    const WgmmaPath chosen = path(a, workspace != nullptr);
+    const PackingPlan plan = plan_packing<Config>(a);
+    const WgmmaPath chosen = choose_path(plan, workspace != nullptr);
     if (chosen == WgmmaPath::kGeneric) {
       fill(p, a);
       return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
@@ -179,7 +180,6 @@ struct Launcher {
     // operands TMA cannot describe (A and B copied on `stream` first, D's copy copied out
     // after); without one (only D misaligned), TMA loads and direct stores of D.
     Args<Config> tma = a;
-    const PackingPlan plan = plan_packing<Config>(a);
     unsigned char* space = static_cast<unsigned char*>(workspace);
     if (chosen == WgmmaPath::kPacked && space != nullptr) {
       const Status s = pack_inputs(a, plan, space, stream, tma);
@@ -193,10 +193,8 @@ struct Launcher {
     s = Family::make_map_d(tma, p);
     if (ok(s)) s = Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
     if (ok(s) && plan.d.packed) {
-      const OperandsAsLines<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC,
-                            typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>
-          lines(a);
-      s = copy_lines(tma.D, tma.ldd, a.D, a.ldd, lines.d.lines, lines.d.length, lines.d.length, stream);
+      s = copy_lines(tma.D, tma.ldd, a.D, a.ldd, plan.d.source.lines, plan.d.source.length, plan.d.source.length,
+                     stream);
     }
     return s;
   }
@@ -206,11 +204,8 @@ struct Launcher {
   // the copies, and D at its place if it is to be copied out. C stays the caller's.
   static Status pack_inputs(const Args<Config>& a, const PackingPlan& plan, unsigned char* workspace,
                             Stream stream, Args<Config>& tma) {
-    const OperandsAsLines<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC,
-                          typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>
-        lines(a);
-    Status s = copy_operand(a.A, a.lda, plan.a, lines.a, workspace, stream, tma.A, tma.lda);
-    if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, lines.b, workspace, stream, tma.B, tma.ldb);
+    Status s = copy_operand(a.A, a.lda, plan.a, workspace, stream, tma.A, tma.lda);
+    if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, workspace, stream, tma.B, tma.ldb);
     if (plan.d.packed) {  // written by the kernel, copied out after it
       tma.D = reinterpret_cast<typename Config::ElementC*>(workspace + plan.d.offset);
       tma.ldd = plan.d.ld;
@@ -222,13 +217,12 @@ struct Launcher {
   // `to_ld` then name the copy.
   template <class T>
   static Status copy_operand(const T* from, std::int64_t from_ld, const PackedOperand& place,
-                             const OperandLines& lines, unsigned char* workspace, Stream stream, const T*& to,
-                             std::int64_t& to_ld) {
+                             unsigned char* workspace, Stream stream, const T*& to, std::int64_t& to_ld) {
     if (!place.packed) return Status::kSuccess;
     T* copy = reinterpret_cast<T*>(workspace + place.offset);
     to = copy;
     to_ld = place.ld;
-    return copy_lines(from, from_ld, copy, place.ld, lines.lines, lines.length, place.ld, stream);
+    return copy_lines(from, from_ld, copy, place.ld, place.source.lines, place.source.length, place.ld, stream);
   }
 };
 

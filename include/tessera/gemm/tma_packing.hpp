@@ -61,6 +61,7 @@ struct OperandLines {
 
 // Where one operand's copy sits in the workspace (packed == false: used in place).
 struct PackedOperand {
+  OperandLines source;       // the operand as the caller gave it
   bool packed = false;
   std::int64_t ld = 0;       // the copy's pitch in elements: length rounded up to 128 bytes
   std::size_t offset = 0;    // bytes from the workspace's start (256-byte aligned)
@@ -83,6 +84,7 @@ inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) /
 
 inline PackedOperand place(const OperandLines& o, std::size_t& cursor) {
   PackedOperand p;
+  p.source = o;
   if (o.tma_describable()) return p;
   p.packed = true;
   p.ld = std::int64_t(round_up(std::size_t(o.length), std::size_t(kPackedPitchBytes / o.element_bytes)));
@@ -121,11 +123,14 @@ PackingPlan packing_plan(const Arguments<EA, EB, EC>& x) {
 
 // The path a call takes: kTma when TMA describes A, B and D as they are; kPacked with a
 // workspace, or without one when only D is the problem; kGeneric otherwise.
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
-WgmmaPath choose_path(const Arguments<EA, EB, EC>& x, bool workspace_given) {
-  const PackingPlan plan = packing_plan<LayoutA, LayoutB, LayoutC>(x);
+inline WgmmaPath choose_path(const PackingPlan& plan, bool workspace_given) {
   if (plan.all_tma()) return WgmmaPath::kTma;
   return workspace_given || plan.inputs_tma() ? WgmmaPath::kPacked : WgmmaPath::kGeneric;
+}
+
+template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
+WgmmaPath choose_path(const Arguments<EA, EB, EC>& x, bool workspace_given) {
+  return choose_path(packing_plan<LayoutA, LayoutB, LayoutC>(x), workspace_given);
 }
 
 }  // namespace tessera::gemm

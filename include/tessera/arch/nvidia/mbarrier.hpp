@@ -91,38 +91,30 @@ TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(const vo
 }
 
 // True once the phase with this parity has completed (non-blocking probe, with the
-// hardware's bounded suspend).
+// hardware's bounded suspend). kCluster: acquire at cluster scope, for a barrier that other
+// CTAs of the cluster arrive on (a multicast stage's empty barrier) or complete bytes on
+// (its full barrier), so that what they did before arriving is visible after the wait.
+template <bool kCluster = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
   std::uint32_t done;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t}"
-      : "=r"(done)
-      : "r"(smem_address(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-#else
-  (void)bar;
-  (void)parity;
-  return true;
-#endif
-}
-
-// The same probe with cluster scope (acquire.cluster): for a barrier that other CTAs of
-// the cluster arrive on (a multicast stage's empty barrier) or complete bytes on (its full
-// barrier), so that what they did before arriving is visible after the wait.
-TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_cluster(std::uint64_t* bar, std::uint32_t parity) {
-#if defined(TESSERA_SM90_DEVICE_PASS)
-  std::uint32_t done;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t}"
-      : "=r"(done)
-      : "r"(smem_address(bar)), "r"(parity)
-      : "memory");
+  if constexpr (kCluster) {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+        "selp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
+  } else {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+        "selp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
+  }
   return done != 0;
 #else
   (void)bar;
@@ -134,12 +126,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_cluster(std::uint64_t*
 // Blocks until the phase with this parity has completed (kCluster: cluster scope).
 template <bool kCluster = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  if constexpr (kCluster) {
-    while (!mbarrier_try_wait_cluster(bar, parity)) {
-    }
-  } else {
-    while (!mbarrier_try_wait(bar, parity)) {
-    }
+  while (!mbarrier_try_wait<kCluster>(bar, parity)) {
   }
 }
 

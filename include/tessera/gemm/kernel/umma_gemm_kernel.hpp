@@ -46,15 +46,15 @@ template <class Config, UmmaPath kPath>
 struct UmmaGemmKernel {
   // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
   // describe, written with direct element stores; tma_packing.hpp).
-  static constexpr bool kTma = kPath != UmmaPath::kGeneric;
+  static constexpr bool kTmaLoads = kPath != UmmaPath::kGeneric;
   static constexpr bool kTmaStores = kPath == UmmaPath::kTma;
   // What this path runs: the configuration, or (generic path) its one-CTA form without a
   // cluster (umma_config.hpp, GenericConfig).
-  using C = std::conditional_t<kTma, Config, typename Config::GenericConfig>;
-  using Plan = std::conditional_t<kTma, typename C::Plan, typename C::GenericPlan>;
+  using C = std::conditional_t<kTmaLoads, Config, typename Config::GenericConfig>;
+  using Plan = std::conditional_t<kTmaLoads, typename C::Plan, typename C::GenericPlan>;
   using TmemPlan = typename C::TmemPlan;
   using Cluster = typename C::Cluster;
-  static constexpr int kStages = kTma ? C::kStages : C::kGenericStages;
+  static constexpr int kStages = kTmaLoads ? C::kStages : C::kGenericStages;
   static constexpr int kBuffers = C::kAccumulatorBuffers;
   static constexpr int kCtaGroup = C::kCtaGroup;
   static constexpr int kColumns = TmemPlan::kAllocColumns;
@@ -69,7 +69,7 @@ struct UmmaGemmKernel {
     if (dynamic_smem_bytes() != std::uint32_t(Plan::kTotalBytes)) __trap();
     std::uint64_t* full;
     unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
-    if constexpr (kTma) {
+    if constexpr (kTmaLoads) {
       full = Plan::template pointer<typename C::Barriers, std::uint64_t>(smem);
       stages_a = Plan::template pointer<typename C::StagesA, unsigned char>(smem);
       stages_b = Plan::template pointer<typename C::StagesB, unsigned char>(smem);
@@ -84,7 +84,7 @@ struct UmmaGemmKernel {
     std::uint64_t* acc_full = empty + kStages;
     std::uint64_t* acc_empty = acc_full + kBuffers;
     std::uint64_t* raw_full = acc_empty + kBuffers;  // generic path: one per raw slot
-    std::uint32_t* tmem_slot = reinterpret_cast<std::uint32_t*>(raw_full + (kTma ? 0 : C::kRawSlots));
+    std::uint32_t* tmem_slot = reinterpret_cast<std::uint32_t*>(raw_full + (kTmaLoads ? 0 : C::kRawSlots));
 
     const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
     const ClusterPosition<Cluster> at = ClusterPosition<Cluster>::current();
@@ -93,14 +93,14 @@ struct UmmaGemmKernel {
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
-        nvidia::mbarrier_init(&full[s], kTma ? 1 : GenericProducer<C>::kThreads);
+        nvidia::mbarrier_init(&full[s], kTmaLoads ? 1 : GenericProducer<C>::kThreads);
         nvidia::mbarrier_init(&empty[s], C::kStageReleases);
       }
       for (int b = 0; b < kBuffers; ++b) {
         nvidia::mbarrier_init(&acc_full[b], 1);
         nvidia::mbarrier_init(&acc_empty[b], C::kAccumulatorReleases);
       }
-      if constexpr (!kTma) {
+      if constexpr (!kTmaLoads) {
         for (int s = 0; s < C::kRawSlots; ++s) nvidia::mbarrier_init(&raw_full[s], GenericProducer<C>::kThreads);
       }
       nvidia::fence_barrier_init();
@@ -117,7 +117,7 @@ struct UmmaGemmKernel {
     const std::uint32_t tmem_base = *tmem_slot;
 
     if (warp < kEpilogueWarp0) {
-      if constexpr (kTma) {
+      if constexpr (kTmaLoads) {
         if (threadIdx.x == 0) {
           nvidia::tma_prefetch(&p.map_a);
           nvidia::tma_prefetch(&p.map_b);

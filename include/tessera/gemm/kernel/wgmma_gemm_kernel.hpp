@@ -37,12 +37,12 @@ template <class Config, WgmmaPath kPath>
 struct WgmmaGemmKernel {
   // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
   // describe, written with direct element stores; tma_packing.hpp).
-  static constexpr bool kTma = kPath != WgmmaPath::kGeneric;
+  static constexpr bool kTmaLoads = kPath != WgmmaPath::kGeneric;
   static constexpr bool kTmaStores = kPath == WgmmaPath::kTma;
-  using Plan = std::conditional_t<kTma, typename Config::Plan, typename Config::GenericPlan>;
+  using Plan = std::conditional_t<kTmaLoads, typename Config::Plan, typename Config::GenericPlan>;
   // The generic path loads every tile itself: no multicast, no cluster.
-  using Cluster = std::conditional_t<kTma, typename Config::Cluster, ClusterShape<1, 1>>;
-  static constexpr int kStages = kTma ? Config::kStages : Config::kGenericStages;
+  using Cluster = std::conditional_t<kTmaLoads, typename Config::Cluster, ClusterShape<1, 1>>;
+  static constexpr int kStages = kTmaLoads ? Config::kStages : Config::kGenericStages;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
   // Registers per thread after setmaxnreg. The launch gives every thread 168 (65536 / 384,
@@ -52,8 +52,8 @@ struct WgmmaGemmKernel {
   // M-major A (Pingpong 64x256; sass_check found the local memory); 104 / 200 spill nowhere
   // in the GPU suite's 69 kernels.
   static constexpr int kLaunchRegisters = 65536 / Config::kThreads / 8 * 8;
-  static constexpr int kProducerRegisters = kTma ? 40 : 104;
-  static constexpr int kConsumerRegisters = kTma ? 232 : 200;
+  static constexpr int kProducerRegisters = kTmaLoads ? 40 : 104;
+  static constexpr int kConsumerRegisters = kTmaLoads ? 232 : 200;
   static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= Config::kThreads * kLaunchRegisters,
                 "Tessera: the warpgroups' register budgets exceed what the launch allocates");
   // Consumer warpgroups that read each stage, in each CTA.
@@ -69,7 +69,7 @@ struct WgmmaGemmKernel {
     if ((nvidia::smem_address(smem) & 1023u) != 0) __trap();
     std::uint64_t* full;
     unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
-    if constexpr (kTma) {
+    if constexpr (kTmaLoads) {
       full = Plan::template pointer<typename Config::Barriers, std::uint64_t>(smem);
       stages_a = Plan::template pointer<typename Config::StagesA, unsigned char>(smem);
       stages_b = Plan::template pointer<typename Config::StagesB, unsigned char>(smem);
@@ -91,10 +91,10 @@ struct WgmmaGemmKernel {
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
-        nvidia::mbarrier_init(&full[s], kTma ? 1 : GenericProducer<Config>::kThreads);
+        nvidia::mbarrier_init(&full[s], kTmaLoads ? 1 : GenericProducer<Config>::kThreads);
         nvidia::mbarrier_init(&empty[s], kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
       }
-      if constexpr (!kTma) {
+      if constexpr (!kTmaLoads) {
         for (int s = 0; s < Config::kRawSlots; ++s) {
           nvidia::mbarrier_init(&raw_full[s], GenericProducer<Config>::kThreads);
         }
@@ -109,7 +109,7 @@ struct WgmmaGemmKernel {
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
-      if constexpr (kTma) {
+      if constexpr (kTmaLoads) {
         if (t < 32) {  // one warp walks the ring; its first lane issues
           if (t == 0) {
             nvidia::tma_prefetch(&p.map_a);
