@@ -7,7 +7,8 @@
 #include "mfma_configs.hpp"
 #include "umma_configs.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 
 template <class Config>
@@ -28,10 +29,11 @@ void print_wgmma_plans(const char* what) {
   char title[256];
   std::snprintf(title, sizeof title, "%s on sm_90a, TMA path: tile %dx%dx%d, %s, %d stages", what, Config::kBlockM,
                 Config::kBlockN, Config::kBlockK, Config::Schedule::kName, Config::kStages);
-  Config::Plan::print(stdout, title);
+  using Plans = tessera::gemm::WgmmaSmemPlan<Config>;
+  Plans::Plan::print(stdout, title);
   std::snprintf(title, sizeof title, "%s on sm_90a, generic path: %d stages, %d raw slots", what,
-                Config::kGenericStages, Config::kRawSlots);
-  Config::GenericPlan::print(stdout, title);
+                Plans::Generic::kStages, Plans::Generic::kRawSlots);
+  Plans::GenericPlan::print(stdout, title);
   std::printf("  capacity of sm_90a: %zu bytes per block\n\n", std::size_t(tessera::Sm90::kSmemBytesPerBlock));
 }
 
@@ -44,13 +46,16 @@ void print_umma_plans(const char* what) {
   char title[256];
   std::snprintf(title, sizeof title, "%s on sm_100a, TMA path: MMA tile %dx%dx%d on %s, %d stages", what,
                 Config::kMmaM, Config::kMmaN, Config::kBlockK, Config::CtaGroup::kName, Config::kStages);
-  Config::Plan::print(stdout, title);
+  using Plans = tessera::gemm::UmmaSmemPlan<Config>;
+  using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
+  Plans::Plan::print(stdout, title);
   std::snprintf(title, sizeof title, "%s on sm_100a, generic path: tile %dx%d on one CTA, %d stages, %d raw slots",
-                what, Generic::kBlockM, Generic::kBlockN, Generic::kGenericStages, Generic::kRawSlots);
-  Generic::GenericPlan::print(stdout, title);
+                what, Generic::kBlockM, Generic::kBlockN, GenericPlans::Generic::kStages,
+                GenericPlans::Generic::kRawSlots);
+  GenericPlans::GenericPlan::print(stdout, title);
   std::snprintf(title, sizeof title, "%s on sm_100a: %d accumulator buffers of %d fp32 columns", what,
                 Config::kAccumulatorBuffers, Config::kBlockN);
-  Config::TmemPlan::print(stdout, title);
+  Plans::TmemPlan::print(stdout, title);
   std::printf("  capacity of sm_100a: %zu bytes of shared memory per block, %d TMEM columns per SM\n\n",
               std::size_t(tessera::Sm100::kSmemBytesPerBlock), tessera::Sm100::kTensorMemoryColumns);
 }

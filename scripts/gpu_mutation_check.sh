@@ -34,7 +34,7 @@ build_mutant() {  # <name> <header> <sed expression> <test source>
 if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
-  build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/sm90_mainloop.hpp \
+  build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/wgmma_mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
   build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma_launch.hpp \

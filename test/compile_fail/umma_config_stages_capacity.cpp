@@ -1,5 +1,5 @@
 // Six stages of a 128x256x64 tile (288 KiB) cannot fit 227 KiB: the plan names its buffers.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/kernel/umma_smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;
@@ -11,4 +11,4 @@ using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, b
 #else
 using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2, 4>;
 #endif
-static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
+static_assert(sizeof(gemm::UmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

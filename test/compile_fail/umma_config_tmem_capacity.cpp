@@ -1,6 +1,6 @@
 // Three accumulator buffers of a 256-column N tile need 768 tensor-memory columns; the SM has
 // 512. The TMEM plan's check names the target, both numbers and the buffers.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/kernel/umma_smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;
@@ -13,4 +13,4 @@ using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, b
 using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                                 GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2>;
 #endif
-static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
+static_assert(sizeof(gemm::UmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

@@ -1,5 +1,5 @@
 // Six stages of a 128x256x64 tile (288 KiB) and the staging cannot fit 227 KiB: the plan names its buffers.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;
@@ -11,4 +11,4 @@ using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfl
 #else
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<1, 1>, 4>;
 #endif
-static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
+static_assert(sizeof(gemm::WgmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

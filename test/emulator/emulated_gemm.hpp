@@ -28,7 +28,8 @@ struct Unparen<void(T)> {
 template <class Config>
 struct EmulatedGemm {
   using Args = tessera::gemm::Arguments<typename Config::ElementA, typename Config::ElementB,
-                                        typename Config::ElementC>;
+                                        typename Config::ElementC, typename Config::ElementD,
+                                        typename Config::Epilogue::Arguments>;
   static tessera::Status run(const Args& args, void* workspace);
   static std::size_t workspace_size(const Args& args);
 };

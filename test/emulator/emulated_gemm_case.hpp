@@ -52,22 +52,25 @@ struct EmulatedResult : tessera::test::CaseOutcome {
 };
 
 // `base`: emulator options for the run (tracing, ...); its target is set to Config's.
+// `epilogue`: for a configuration with its own epilogue, its arguments and the expected D.
 template <class Config>
-EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed, emu::Options base = {}) {
+EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed, emu::Options base = {},
+                                 tessera::test::EpilogueCase<Config> epilogue = {}) {
   using namespace tessera;
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using EC = typename Config::ElementC;
+  using ED = typename Config::ElementD;
   base.target = target_of<Config>();
   emu::ScopedOptions scope(base);
   emu::clear_reports();
 
-  const test::HostCase<Config> host(s, seed);
+  const test::HostCase<Config> host(s, seed, std::move(epilogue));
   GuardedBuffer<EA> da(host.a, "A");
   GuardedBuffer<EB> db(host.b, "B");
   GuardedBuffer<EC> dc(host.c, "C");
-  GuardedBuffer<EC> dd(host.d, "D");
-  const gemm::Arguments<EA, EB, EC> args =
+  GuardedBuffer<ED> dd(host.d, "D");
+  const typename test::HostCase<Config>::Args args =
       host.arguments(da.data.data(), db.data.data(), dc.data.data(), dd.data.data());
 
   EmulatedResult r;
@@ -76,18 +79,22 @@ EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed, emu::Op
   test::poison(workspace);  // NaN: every slice the reduce reads must have been written
   r.status = EmulatedGemm<Config>::run(args, r.workspace_bytes > 0 ? workspace.data() : nullptr);
   r.reports = emu::describe_all();
-  static_cast<test::CaseOutcome&>(r) = host.check_output((s.in_place ? dc : dd).data, GuardedBuffer<EC>::kGuard);
+  if constexpr (std::is_same_v<EC, ED>) {
+    static_cast<test::CaseOutcome&>(r) = host.check_output((s.in_place ? dc : dd).data, GuardedBuffer<ED>::kGuard);
+  } else {
+    static_cast<test::CaseOutcome&>(r) = host.check_output(dd.data, GuardedBuffer<ED>::kGuard);
+  }
   return r;
 }
 
 // The emulated counterpart of the GPU suite's check_gemm: right result, nothing written
 // outside the matrix, no report of any kind.
 template <class Config>
-void check_emulated_gemm(const CaseShape& s, const emu::Options& base = {}) {
+void check_emulated_gemm(const CaseShape& s, const emu::Options& base = {}, tessera::test::EpilogueCase<Config> epilogue = {}) {
   using namespace tessera;
   const std::uint64_t seed = test::fresh_seed();
   INFO("EMULATED " << Config::Arch::kName << ": " << test::describe_case<Config>(s, seed));
-  const EmulatedResult r = run_emulated_gemm<Config>(s, seed, base);
+  const EmulatedResult r = run_emulated_gemm<Config>(s, seed, base, std::move(epilogue));
   INFO("status " << status_name(r.status) << ", workspace bytes " << r.workspace_bytes);
   INFO(r.reports);
   INFO(r.compare.describe());

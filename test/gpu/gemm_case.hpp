@@ -8,6 +8,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gemm_case_host.hpp"
@@ -53,20 +55,22 @@ struct NoArgsCheck {
   void operator()(const Args&, const void*) const {}
 };
 
+// `epilogue`: for a configuration with its own epilogue, its arguments and the expected D.
 template <class Config, class ArgsCheck = NoArgsCheck>
-void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
+void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}, EpilogueCase<Config> epilogue = {}) {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using EC = typename Config::ElementC;
+  using ED = typename Config::ElementD;
   const std::uint64_t seed = fresh_seed();
   INFO(describe_case<Config>(s, seed));
-  const HostCase<Config> host(s, seed);
+  const HostCase<Config> host(s, seed, std::move(epilogue));
 
   DeviceBuffer<EA> da(host.a);
   DeviceBuffer<EB> db(host.b);
   DeviceBuffer<EC> dc(host.c);
-  DeviceBuffer<EC> dd(host.d);
-  const gemm::Arguments<EA, EB, EC> args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
+  DeviceBuffer<ED> dd(host.d);
+  const typename HostCase<Config>::Args args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
   const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
   if (s.must_split) REQUIRE(workspace_bytes > 0);
@@ -85,7 +89,12 @@ void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}) {
   // The result against the float64 reference (same offsets and leading dimensions), and
   // nothing outside the M x N matrix changed: the padding (when D was poisoned), the
   // element before an offset D and the guard after the allocation.
-  const CaseOutcome r = host.check_output((s.in_place ? dc : dd).download_with_guard(), DeviceBuffer<EC>::kGuard);
+  CaseOutcome r;
+  if constexpr (std::is_same_v<EC, ED>) {
+    r = host.check_output((s.in_place ? dc : dd).download_with_guard(), DeviceBuffer<ED>::kGuard);
+  } else {
+    r = host.check_output(dd.download_with_guard(), DeviceBuffer<ED>::kGuard);
+  }
   INFO(r.compare.describe());
   CHECK_CASE_OUTCOME(s, r);
 }

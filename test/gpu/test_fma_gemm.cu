@@ -4,6 +4,7 @@
 #include "tessera/gemm/fma_gemm.hpp"
 
 #include "gemm_case.hpp"
+#include "test_epilogues.hpp"
 
 #include <tuple>
 
@@ -259,4 +260,35 @@ TEST_CASE("a configuration for another architecture is refused before launching"
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const std::vector<float> out = dd.download_with_guard();
   for (std::size_t i = 0; i < std::size_t(M * N); ++i) REQUIRE(!test::is_poison(out[i]));
+}
+
+// ---- the configuration's epilogue and D's own element type -------------------------------
+
+TEST_CASE("FMA GEMM: a test-only epilogue, and D of another type than C", "[gpu][epilogue]") {
+  using tessera::test::EpilogueCase;
+  using tessera::test::ScaleAndAddRow;
+  using tessera::test::TimesCPlusColumn;
+  using Scale = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor, float,
+                                GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1,
+                                gemm::option::Epilogue<ScaleAndAddRow>>;
+  using TimesC = gemm::FmaConfig<Sm90, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float,
+                                 GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1,
+                                 gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
+  using Mixed = gemm::FmaConfig<Sm90, half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, float,
+                                GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1, gemm::option::OutputElement<float>>;
+  EpilogueCase<Scale> scale;
+  scale.arguments.scale = 3.0f;
+  scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };
+  EpilogueCase<TimesC> times_c;
+  times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
+  for (CaseShape s : {CaseShape{33, 17, 9}, CaseShape{129, 300, 65, 1}, CaseShape{16, 300, 1000}}) {
+    check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
+    check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
+    s.beta = 0.5f;
+    check_gemm<Mixed>(s);
+    s.workspace = true;  // through split-K's fix-up where it splits (16 x 300 x 1000)
+    check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
+    check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
+    check_gemm<Mixed>(s);
+  }
 }

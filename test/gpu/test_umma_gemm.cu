@@ -9,6 +9,7 @@
 #include "tessera/gemm/umma_gemm.hpp"
 
 #include "gemm_case.hpp"
+#include "test_epilogues.hpp"
 #include "umma_configs.hpp"
 
 using namespace tessera;
@@ -82,6 +83,27 @@ TEST_CASE("umma GEMM: in place, K = 0, alpha = 0", "[gpu][umma][edge]") {
   check_gemm<examples::umma::Multicast>(aligned({100, 100, 50, 0, 0.0f, 1.0f}));
 }
 
+TEST_CASE("umma GEMM: a test-only epilogue, and D of another type than C", "[gpu][umma][epilogue]") {
+  using tessera::test::EpilogueCase;
+  using tessera::test::ScaleAndAddRow;
+  using tessera::test::TimesCPlusColumn;
+  using Scale = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                 GemmShape<128, 256, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 2, 0,
+                                 gemm::option::Epilogue<ScaleAndAddRow>>;
+  using TimesC = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, ColumnMajor, GemmShape<256, 128, 64>,
+                                  gemm::CtaPair, gemm::ClusterShape<1, 1>, 2, 0,
+                                  gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
+  EpilogueCase<Scale> scale;
+  scale.arguments.scale = 3.0f;
+  scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };
+  EpilogueCase<TimesC> times_c;
+  times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
+  for (CaseShape s : {aligned({300, 520, 130}), CaseShape{129, 257, 71, 1}}) {
+    check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
+    check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
+  }
+}
+
 // The kernels' shared memory is the plan's: no static shared memory, and the dynamic size the
 // launcher opts in to is exactly the plan's total (the kernel also traps on any other size).
 TEST_CASE("umma kernels use exactly the planned shared memory", "[gpu][umma][plan]") {
@@ -93,8 +115,8 @@ TEST_CASE("umma kernels use exactly the planned shared memory", "[gpu][umma][pla
   REQUIRE_CUDA(cudaFuncGetAttributes(&generic, gemm::umma_gemm_kernel<Tn, UmmaPath::kGeneric>));
   CHECK(tma.sharedSizeBytes == 0);
   CHECK(generic.sharedSizeBytes == 0);
-  CHECK(std::size_t(tma.maxDynamicSharedSizeBytes) == Tn::Plan::kTotalBytes);
-  CHECK(std::size_t(generic.maxDynamicSharedSizeBytes) == Tn::GenericPlan::kTotalBytes);
+  CHECK(std::size_t(tma.maxDynamicSharedSizeBytes) == gemm::UmmaSmemPlan<Tn>::Plan::kTotalBytes);
+  CHECK(std::size_t(generic.maxDynamicSharedSizeBytes) == gemm::UmmaSmemPlan<Tn>::GenericPlan::kTotalBytes);
   CHECK(tma.localSizeBytes == 0);
   CHECK(generic.localSizeBytes == 0);
 }

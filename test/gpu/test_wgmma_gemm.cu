@@ -7,6 +7,7 @@
 #include "tessera/gemm/wgmma_gemm.hpp"
 
 #include "gemm_case.hpp"
+#include "test_epilogues.hpp"
 
 using namespace tessera;
 using gemm::WgmmaPath;
@@ -252,8 +253,43 @@ TEST_CASE("wgmma kernels use exactly the planned shared memory", "[gpu][wgmma][p
   REQUIRE_CUDA(cudaFuncGetAttributes(&generic_attr, gemm::wgmma_gemm_kernel<Bf16Tn, WgmmaPath::kGeneric>));
   CHECK(tma_attr.sharedSizeBytes == 0);
   CHECK(generic_attr.sharedSizeBytes == 0);
-  CHECK(std::size_t(tma_attr.maxDynamicSharedSizeBytes) == Bf16Tn::Plan::kTotalBytes);
-  CHECK(std::size_t(generic_attr.maxDynamicSharedSizeBytes) == Bf16Tn::GenericPlan::kTotalBytes);
+  CHECK(std::size_t(tma_attr.maxDynamicSharedSizeBytes) == gemm::WgmmaSmemPlan<Bf16Tn>::Plan::kTotalBytes);
+  CHECK(std::size_t(generic_attr.maxDynamicSharedSizeBytes) == gemm::WgmmaSmemPlan<Bf16Tn>::GenericPlan::kTotalBytes);
   CHECK(tma_attr.localSizeBytes == 0);
   CHECK(generic_attr.localSizeBytes == 0);
+}
+
+// ---- the configuration's epilogue and D's own element type -------------------------------
+
+TEST_CASE("wgmma GEMM: a test-only epilogue, and D of another type than C, on every path", "[gpu][wgmma][epilogue]") {
+  using tessera::test::EpilogueCase;
+  using tessera::test::ScaleAndAddRow;
+  using tessera::test::TimesCPlusColumn;
+  using Tile = GemmShape<128, 256, 64>;
+  using Scale = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, Tile,
+                                  schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,
+                                  gemm::option::Epilogue<ScaleAndAddRow>>;
+  using TimesC = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor, GemmShape<128, 128, 64>,
+                                   schedule::Pingpong, gemm::ClusterShape<1, 1>, 0,
+                                   gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
+  using Mixed = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, Tile,
+                                  schedule::AutoSm90, gemm::ClusterShape<2, 1>, 0,
+                                  gemm::option::OutputElement<bfloat16_t>>;
+  EpilogueCase<Scale> scale;
+  scale.arguments.scale = 3.0f;
+  scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };
+  EpilogueCase<TimesC> times_c;
+  times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
+  // Aligned (TMA path), one element off (packed path with a workspace, generic without).
+  for (CaseShape s : {CaseShape{300, 520, 130, 0, 1.0f, 0.0f, false, false, false, false, 8},
+                      CaseShape{129, 257, 71, 1}}) {
+    for (bool workspace : {false, true}) {
+      s.workspace = workspace;
+      s.beta = 0.0f;
+      check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
+      check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
+      s.beta = 0.75f;
+      check_gemm<Mixed>(s);
+    }
+  }
 }

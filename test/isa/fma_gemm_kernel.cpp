@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
 // AMD:       s_{{c?}}branch{{[a-z_]*}} [[LOOP]]{{$}}
 //
 // Not checked after the loop: the epilogue reads C and writes D through plain pointers
-// (gemm/epilogue/linear_combination.hpp), global_load / global_store on AMD.
+// (gemm/epilogue/output_run.hpp), global_load / global_store on AMD.
 // AMD:       s_endpgm
 //
 // Kernel descriptor: LDS = the plan's total, no scratch.

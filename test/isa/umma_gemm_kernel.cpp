@@ -23,18 +23,18 @@
 
 namespace tessera::gemm {
 #define UMMA_ISA_INSTANTIATE(C)                                                                         \
-  template __global__ void umma_gemm_kernel<examples::umma::C, UmmaPath::kTma>(                              \
-      const __grid_constant__ UmmaParams<examples::umma::C>);                                                 \
-  template __global__ void umma_gemm_kernel<examples::umma::C, UmmaPath::kGeneric>(                          \
-      const __grid_constant__ UmmaParams<examples::umma::C>);
+  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::kTma>(                              \
+      const __grid_constant__ TmaGemmParams<examples::umma::C>);                                                 \
+  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::kGeneric>(                          \
+      const __grid_constant__ TmaGemmParams<examples::umma::C>);
 UMMA_ISA_INSTANTIATE(Tn)
 UMMA_ISA_INSTANTIATE(NnF32)
 UMMA_ISA_INSTANTIATE(ColD)
 UMMA_ISA_INSTANTIATE(Multicast)
 UMMA_ISA_INSTANTIATE(Pair)
 // The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
-template __global__ void umma_gemm_kernel<examples::umma::Tn, UmmaPath::kPacked>(
-    const __grid_constant__ UmmaParams<examples::umma::Tn>);
+template __global__ void umma_gemm_kernel<examples::umma::Tn, TmaPath::kPacked>(
+    const __grid_constant__ TmaGemmParams<examples::umma::Tn>);
 }  // namespace tessera::gemm
 
 #else  // host build: the numbers of one configuration, for the checks
@@ -42,12 +42,16 @@ template __global__ void umma_gemm_kernel<examples::umma::Tn, UmmaPath::kPacked>
 #include <cstdio>
 #include <cstring>
 
+#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+
 template <class Config>
 int print_numbers() {
   using Generic = typename Config::GenericConfig;
-  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\n", Config::Plan::kTotalBytes,
-              Config::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), Generic::GenericPlan::kTotalBytes,
-              Generic::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc));
+  using Plans = tessera::gemm::UmmaSmemPlan<Config>;
+  using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
+  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\n", Plans::Plan::kTotalBytes,
+              Plans::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), GenericPlans::GenericPlan::kTotalBytes,
+              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc));
   return 0;
 }
 
@@ -71,7 +75,7 @@ int main(int argc, char** argv) {
 // one per 16-deep step of a 64-deep K tile. Every kernel first checks the dynamic shared
 // memory against the plan (the trap guard at its start).
 //
-// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_9WgmmaPathE0E
+// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_7TmaPathE0E
 // TN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // TN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
 // TN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
@@ -96,7 +100,7 @@ int main(int argc, char** argv) {
 // TN-DAG:   cp.async.bulk.wait_group.read 1;
 // TN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
 // The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs.
-// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_9WgmmaPathE1E
+// TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_7TmaPathE1E
 // TN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // TN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
 // TN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#GTMEM]];
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
 // TN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
 // N-major B, fp32 row-major D: the same sequence (the descriptor carries the transpose bit).
-// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_9WgmmaPathE0E
+// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_7TmaPathE0E
 // NN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // NN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
 // NN-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
@@ -124,14 +128,14 @@ int main(int argc, char** argv) {
 // NN-DAG:   st.shared.v4.f32
 // NN-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // NN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
-// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_9WgmmaPathE1E
+// NN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NnF32ELNS0_7TmaPathE1E
 // NN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // NN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
 // NN-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
 // NN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
 // M-major A, column-major fp16 D: element stores into unswizzled column lines.
-// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_9WgmmaPathE0E
+// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_7TmaPathE0E
 // COLD:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // COLD:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
 // COLD-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
@@ -143,7 +147,7 @@ int main(int argc, char** argv) {
 // COLD-DAG:   st.shared.{{u16|b16}}
 // COLD-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // COLD-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
-// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_9WgmmaPathE1E
+// COLD-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4ColDELNS0_7TmaPathE1E
 // COLD:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // COLD:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
 // COLD-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
@@ -151,7 +155,7 @@ int main(int argc, char** argv) {
 //
 // One CTA per MMA in a 2x1 cluster: B multicast; a stage's commit frees it in both CTAs, the
 // accumulator's commit only in this one; cluster-scope waits; cluster barriers around.
-// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_9WgmmaPathE0E
+// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_7TmaPathE0E
 // MC:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // MC:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
 // MC-DAG:   barrier.cluster.arrive.release.aligned;
@@ -162,7 +166,7 @@ int main(int argc, char** argv) {
 // MC-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
 // MC-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
 // MC-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
-// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_9WgmmaPathE1E
+// MC-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9MulticastELNS0_7TmaPathE1E
 // MC:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // MC:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
 // MC-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
@@ -171,7 +175,7 @@ int main(int argc, char** argv) {
 // A CTA pair: allocation and MMAs with cta_group::2; both CTAs' copies complete on the
 // leader's barrier (mapa); commits reach both CTAs; epilogue warps free the leader's buffer
 // remotely. The generic path runs the one-CTA form (cta_group::1, M = 128: GIDESC).
-// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_9WgmmaPathE0E
+// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_7TmaPathE0E
 // PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
 // PAIR-DAG:   barrier.cluster.arrive.release.aligned;
@@ -191,7 +195,7 @@ int main(int argc, char** argv) {
 // PAIR-DAG:   mbarrier.arrive.shared::cluster.b64
 // PAIR-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
-// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_9WgmmaPathE1E
+// PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_7TmaPathE1E
 // PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
 // PAIR-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#GTMEM]];
@@ -199,29 +203,29 @@ int main(int argc, char** argv) {
 // PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
 // ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
-// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE0E
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma}}
-// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE1E
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
-// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_9WgmmaPathE0E
+// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::2|multicast|barrier.cluster}}
-// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_9WgmmaPathE1E
+// NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
-// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_9WgmmaPathE0E
+// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::2|multicast|barrier.cluster}}
-// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_9WgmmaPathE1E
+// NEG-LABEL: .entry {{.*}}4umma4ColDELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
-// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_9WgmmaPathE0E
+// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_7TmaPathE0E
 // NEG-NOT:   cta_group::2
-// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_9WgmmaPathE1E
+// NEG-LABEL: .entry {{.*}}4umma9MulticastELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // A pair keeps its halves of B where they land: no multicast copies, nothing one-CTA.
-// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_9WgmmaPathE0E
+// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::1|complete_tx::bytes.multicast}}
-// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_9WgmmaPathE1E
+// NEG-LABEL: .entry {{.*}}4umma4PairELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // The packed path's direct-store kernel: the TMA path's loads, no TMA store.
-// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_9WgmmaPathE2E
+// NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE2E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
 //
 // ---- ptxas report (prefix REPORT): eleven kernels, none with a stack frame, spills or static

@@ -42,10 +42,10 @@ struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_
 
 namespace tessera::gemm {
 #define WGMMA_ISA_INSTANTIATE(C)                                                                        \
-  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, WgmmaPath::kTma>(                           \
-      const __grid_constant__ WgmmaParams<wgmma_isa::C>);                                               \
-  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, WgmmaPath::kGeneric>(                       \
-      const __grid_constant__ WgmmaParams<wgmma_isa::C>);
+  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, TmaPath::kTma>(                           \
+      const __grid_constant__ TmaGemmParams<wgmma_isa::C>);                                               \
+  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, TmaPath::kGeneric>(                       \
+      const __grid_constant__ TmaGemmParams<wgmma_isa::C>);
 WGMMA_ISA_INSTANTIATE(Tn)
 WGMMA_ISA_INSTANTIATE(Nn)
 WGMMA_ISA_INSTANTIATE(ColD)
@@ -53,10 +53,10 @@ WGMMA_ISA_INSTANTIATE(ColDF32)
 WGMMA_ISA_INSTANTIATE(Pp)
 WGMMA_ISA_INSTANTIATE(Cl)
 // The packed path's kernel (TMA loads, direct stores of a D TMA cannot describe).
-template __global__ void wgmma_gemm_kernel<wgmma_isa::Tn, WgmmaPath::kPacked>(
-    const __grid_constant__ WgmmaParams<wgmma_isa::Tn>);
-template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacked>(
-    const __grid_constant__ WgmmaParams<wgmma_isa::ColDF32>);
+template __global__ void wgmma_gemm_kernel<wgmma_isa::Tn, TmaPath::kPacked>(
+    const __grid_constant__ TmaGemmParams<wgmma_isa::Tn>);
+template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, TmaPath::kPacked>(
+    const __grid_constant__ TmaGemmParams<wgmma_isa::ColDF32>);
 }  // namespace tessera::gemm
 #endif
 
@@ -66,7 +66,7 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacke
 // Every kernel: the producer gives registers away, the consumers take them; TMA path: bulk
 // tensor loads completing on mbarriers, wgmma with the right shape and types, one group
 // kept in flight, mbarrier waits, TMA stores of the epilogue.
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_7TmaPathE0E
 // PTX-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
@@ -79,7 +79,7 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacke
 // PTX-DAG: fence.proxy.async.shared::cta;
 // The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs,
 // no tensor copies at all.
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE1E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_7TmaPathE1E
 // PTX-NOT: cp.async.bulk.tensor
 // PTX-DAG: setmaxnreg.dec.sync.aligned.u32 104;
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 200;
@@ -87,21 +87,21 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacke
 // PTX-DAG: cp.async.mbarrier.arrive.noinc.shared::cta.b64
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // PTX-NOT: cp.async.bulk.tensor
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2NnELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2NnELNS0_7TmaPathE0E
 // fp16 with B N-major: the transpose bit of B is set (the last immediate).
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa4ColDELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa4ColDELNS0_7TmaPathE0E
 // M-major A: the transpose bit of A too.
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_7TmaPathE0E
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2PpELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2PpELNS0_7TmaPathE0E
 // Pingpong: each warpgroup's 128 rows are two m64n128 blocks; the turns are named barriers.
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX-DAG: bar.sync
 // PTX-DAG: bar.arrive
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2ClELNS0_9WgmmaPathE0E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2ClELNS0_7TmaPathE0E
 // A cluster: the shared B tile is multicast, consumers free stages in both CTAs, and the
 // waits on barriers other CTAs complete have cluster scope.
 // PTX-DAG: barrier.cluster.arrive
@@ -111,14 +111,14 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, WgmmaPath::kPacke
 // PTX-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // The packed path's kernel: the TMA path's loads and MMAs, element stores instead of TMA
 // stores.
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_9WgmmaPathE2E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_7TmaPathE2E
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // PTX-DAG: st.global.u16
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
-// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_9WgmmaPathE2E
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa7ColDF32ELNS0_7TmaPathE2E
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // PTX-DAG: st.global.f32
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta

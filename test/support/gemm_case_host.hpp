@@ -16,8 +16,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "reference_gemm.hpp"
@@ -57,6 +59,16 @@ std::string describe_case(const CaseShape& s, std::uint64_t seed) {
   return o.str();
 }
 
+// A case of a configuration with its own epilogue (gemm/epilogue/epilogue.hpp): the epilogue's
+// arguments, and what D should be from the float64 product A * B and C(m, n), written in the
+// test independently of the library's epilogue code. Without `expected`, D = alpha A B + beta C.
+template <class Config>
+struct EpilogueCase {
+  using Expected = std::function<double(double ab, double c, std::int64_t m, std::int64_t n)>;
+  typename Config::Epilogue::Arguments arguments{};
+  Expected expected;
+};
+
 // What the output buffer that came back says.
 struct CaseOutcome {
   CompareResult compare;            // against the float64 reference (M x N > 0 only)
@@ -70,20 +82,24 @@ struct HostCase {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using EC = typename Config::ElementC;
+  using ED = typename Config::ElementD;
   using LA = typename Config::LayoutA;
   using LB = typename Config::LayoutB;
   using LC = typename Config::LayoutC;
-  using Args = gemm::Arguments<EA, EB, EC>;
+  using Args = gemm::Arguments<EA, EB, EC, ED, typename Config::Epilogue::Arguments>;
 
   CaseShape shape;
+  EpilogueCase<Config> epilogue;
   std::int64_t lda, ldb, ldc, ldd;  // ldd == ldc in place
   std::int64_t off;                 // elements each operand starts into its allocation
   std::vector<EA> a;
   std::vector<EB> b;
-  std::vector<EC> c, d;  // d: poisoned, or a copy of c in place (the kernel then writes c's copy)
+  std::vector<EC> c;
+  std::vector<ED> d;  // poisoned, or a copy of c in place (the kernel then writes c's copy)
 
-  HostCase(const CaseShape& s, std::uint64_t seed)
+  HostCase(const CaseShape& s, std::uint64_t seed, EpilogueCase<Config> e = {})
       : shape(s),
+        epilogue(std::move(e)),
         lda(case_ld(s, LA::min_ld(s.M, s.K), s.pad)),
         ldb(case_ld(s, LB::min_ld(s.K, s.N), s.pad)),
         ldc(case_ld(s, LC::min_ld(s.M, s.N), s.pad)),
@@ -97,7 +113,11 @@ struct HostCase {
     fill_random(b, seed + 1);
     fill_random(c, seed + 2);
     poison(d);
-    if (s.in_place) d = c;
+    if constexpr (std::is_same_v<EC, ED>) {
+      if (s.in_place) d = c;
+    } else {
+      REQUIRE_FALSE(s.in_place);  // C == D needs one element type
+    }
   }
 
   // Elements of an operand's allocation: the offset, then the matrix (at least one).
@@ -105,29 +125,45 @@ struct HostCase {
 
   // The Arguments over copies of a, b, c, d that start where the host vectors start (the
   // offset is added here); D is C's copy in place.
-  Args arguments(const EA* A, const EB* B, const EC* C, EC* D) const {
-    return Args{shape.M, shape.N, shape.K, A + off, lda, B + off, ldb, C + off, ldc,
-                (shape.in_place ? const_cast<EC*>(C) : D) + off, ldd, shape.alpha, shape.beta};
+  Args arguments(const EA* A, const EB* B, const EC* C, ED* D) const {
+    ED* out = D;
+    if constexpr (std::is_same_v<EC, ED>) {
+      if (shape.in_place) out = const_cast<ED*>(C);
+    }
+    return Args{shape.M, shape.N, shape.K, A + off, lda, B + off, ldb, C + off, ldc, out + off, ldd,
+                shape.alpha, shape.beta, epilogue.arguments};
   }
 
   std::vector<double> reference() const {
-    return reference_gemm_f64<LA, LB, LC>(
-        Args{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off, ldb, c.data() + off, ldc, nullptr,
-             ldd, shape.alpha, shape.beta});
+    using Plain = gemm::Arguments<EA, EB, EC>;
+    if (!epilogue.expected) {
+      return reference_gemm_f64<LA, LB, LC>(Plain{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off,
+                                                  ldb, c.data() + off, ldc, nullptr, ldd, shape.alpha, shape.beta});
+    }
+    std::vector<double> ref = reference_gemm_f64<LA, LB, LC>(
+        Plain{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off, ldb, nullptr, ldc, nullptr, ldd, 1.0f,
+              0.0f});
+    for (std::int64_t m = 0; m < shape.M; ++m) {
+      for (std::int64_t n = 0; n < shape.N; ++n) {
+        double& v = ref[std::size_t(LC::offset(m, n, ldd))];
+        v = epilogue.expected(v, to_double(c[std::size_t(off + LC::offset(m, n, ldc))]), m, n);
+      }
+    }
+    return ref;
   }
 
   // `out`: the output allocation as it came back (C's in place, else D's), `guard`
   // poisoned elements after it included.
-  CaseOutcome check_output(const std::vector<EC>& out, std::size_t guard) const {
+  CaseOutcome check_output(const std::vector<ED>& out, std::size_t guard) const {
     CaseOutcome r;
     const std::size_t size = out.size() - guard;
     if (shape.M > 0 && shape.N > 0) {
       const std::vector<double> ref = reference();
       r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.data(), ldd);
     }
-    r.tolerance = tolerance<EA, EC>(shape.K);
+    r.tolerance = tolerance<EA, ED>(shape.K);
     if (!shape.in_place) {
-      const std::vector<EC> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
+      const std::vector<ED> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
       r.padding_writes = count_padding_writes<LC>(shape.M, shape.N, whole, ldd);
       if (off) r.outside_intact = is_poison(out[0]);
     }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <type_traits>
 
 #include "tessera/gemm/dispatch.hpp"
 #include "tessera/gemm/gemm.hpp"
@@ -20,6 +21,8 @@ struct FakeConfig {
   using ElementA = float;
   using ElementB = float;
   using ElementC = float;
+  using ElementD = float;
+  using Epilogue = LinearCombination;
   using LayoutA = RowMajor;
   using LayoutB = ColumnMajor;
   using LayoutC = RowMajor;
@@ -30,7 +33,7 @@ inline int g_fake_launches = 0;
 
 template <class Config>
 struct KernelLauncher<FakeFamily, Config> {
-  using Args = Arguments<float, float, float>;
+  using Args = ConfigArguments<Config>;
   static OperandRequirements requirements() {
     OperandRequirements r;
     r.align_a = r.align_b = 16;  // as a tensor-core family would ask
@@ -134,4 +137,85 @@ TEST_CASE("Gemm<Config> checks arguments, then the family, then the device", "[g
   CHECK(D::can_implement(good) == Status::kErrorNoDevice);
   CHECK(D::workspace_size(good) == 0);
   CHECK(g_fake_launches == 0);
+}
+
+namespace {
+// A dispatch rule: small M only.
+struct SmallM {
+  template <class Args>
+  static bool accepts(const Args& a, const DeviceInfo&) {
+    return a.M <= 64;
+  }
+};
+
+// An epilogue with arguments of its own, which it checks: D = acc * scale[0].
+struct ScaleByPointer {
+  struct Arguments {
+    const float* scale = nullptr;
+  };
+  const float* scale;
+  static Status can_implement(const Arguments& a, const EpilogueProblem&) {
+    return a.scale == nullptr ? Status::kErrorNullEpilogueOperand : Status::kSuccess;
+  }
+  static ScaleByPointer make(const Arguments& a, const EpilogueProblem&) { return {a.scale}; }
+  bool reads_c() const { return false; }
+  float operator()(float acc, const EpilogueElement&) const { return acc * scale[0]; }
+};
+template <class Arch_>
+struct FakeConfigWithEpilogue : FakeConfig<Arch_> {
+  using Epilogue = ScaleByPointer;
+};
+}  // namespace
+
+TEST_CASE("candidates accept or refuse arguments, and Dispatch takes the first that accepts", "[gemm][dispatch]") {
+  alignas(16) static float a[64], b[64], d[64];
+  const Arguments<float, float, float> good{4, 4, 8, a, 8, b, 8, nullptr, 4, d, 4, 1.0f, 0.0f};
+  auto big = good;
+  big.M = 128;
+  auto bad = good;
+  bad.K = 6;  // the family refuses it
+  bad.lda = bad.ldb = 8;
+
+  CHECK(Gemm<FakeConfig<Sm90>>::accepts(good, nvidia(90)));
+  CHECK_FALSE(Gemm<FakeConfig<Sm90>>::accepts(good, nvidia(100)));  // wrong device
+  CHECK_FALSE(Gemm<FakeConfig<Sm90>>::accepts(bad, nvidia(90)));    // arguments refused
+
+  using D = Dispatch<When<SmallM, FakeConfig<Sm90>>, FakeConfig<Sm80>>;
+  CHECK(D::accepted_by<When<SmallM, FakeConfig<Sm90>>>(good, nvidia(90)));
+  CHECK_FALSE(D::accepted_by<When<SmallM, FakeConfig<Sm90>>>(big, nvidia(90)));  // the rule refuses
+  CHECK(D::accepted_by<FakeConfig<Sm80>>(big, nvidia(90)));                       // the next one takes it
+  CHECK_FALSE(D::accepted_by<FakeConfig<Sm80>>(bad, nvidia(90)));
+  CHECK_FALSE(D::accepted_by<When<SmallM, FakeConfig<Sm90>>>(good, nvidia(100)));
+}
+
+TEST_CASE("an epilogue's own arguments are checked with the GEMM's", "[gemm][epilogue]") {
+  using G = Gemm<FakeConfigWithEpilogue<Sm90>>;
+  STATIC_REQUIRE(std::is_same_v<G::Args, Arguments<float, float, float, float, ScaleByPointer::Arguments>>);
+  alignas(16) static float a[64], b[64], d[64];
+  static const float two = 2.0f;
+  G::Args args{4, 4, 8, a, 8, b, 8, nullptr, 4, d, 4, 1.0f, 0.0f, {&two}};
+  CHECK(G::can_implement(args) == Status::kSuccess);
+  args.epilogue.scale = nullptr;
+  CHECK(G::can_implement(args) == Status::kErrorNullEpilogueOperand);
+  args.M = -1;  // the GEMM's own checks come first
+  CHECK(G::can_implement(args) == Status::kErrorNegativeSize);
+}
+
+TEST_CASE("LinearCombination and Compose apply in order and say whether C is read", "[gemm][epilogue]") {
+  const EpilogueProblem problem{8, 8, 8, 2.0f, 0.5f};
+  const LinearCombination lc = LinearCombination::make({}, problem);
+  CHECK(lc.reads_c());
+  CHECK(lc(3.0f, EpilogueElement{1, 2, 10.0f, true}) == 2.0f * 3.0f + 0.5f * 10.0f);
+  CHECK(lc(3.0f, EpilogueElement{1, 2, 10.0f, false}) == 6.0f);  // outside M x N: no C
+  CHECK_FALSE(LinearCombination::make({}, EpilogueProblem{8, 8, 8, 2.0f, 0.0f}).reads_c());
+
+  using Both = Compose<LinearCombination, ScaleByPointer>;
+  static const float three = 3.0f;
+  Both::Arguments args{{{}}, {{&three}}};
+  CHECK(Both::can_implement(args, problem) == Status::kSuccess);
+  const Both both = Both::make(args, problem);
+  CHECK(both.reads_c());
+  CHECK(both(3.0f, EpilogueElement{0, 0, 10.0f, true}) == (6.0f + 5.0f) * 3.0f);  // linear first, then scale
+  Both::Arguments missing{{{}}, {{nullptr}}};
+  CHECK(Both::can_implement(missing, problem) == Status::kErrorNullEpilogueOperand);
 }

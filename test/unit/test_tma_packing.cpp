@@ -11,7 +11,7 @@
 #include "tessera/layout/matrix_layout.hpp"
 
 using namespace tessera;
-using gemm::WgmmaPath;
+using gemm::TmaPath;
 
 namespace {
 
@@ -66,7 +66,7 @@ TEST_CASE("packing plan: the odd shape 4097x4095x4103 copies A, B and D", "[tma]
   const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> x{4097, 4095, 4103, kA, 4103, kB, 4095,
                                                               kD,   4095, kD,   4095, 1.0f, 0.0f};
   const auto plan = gemm::packing_plan<RowMajor, RowMajor, RowMajor>(x);
-  const gemm::OperandsAsLines<RowMajor, RowMajor, RowMajor, bfloat16_t, bfloat16_t, bfloat16_t> lines(x);
+  const gemm::OperandsAsLines<RowMajor, RowMajor, RowMajor, decltype(x)> lines(x);
   CHECK(lines.a.lines == 4097);
   CHECK(lines.a.length == 4103);
   CHECK(lines.b.lines == 4103);
@@ -76,8 +76,8 @@ TEST_CASE("packing plan: the odd shape 4097x4095x4103 copies A, B and D", "[tma]
   CHECK(plan.b.ld == 4096);
   CHECK(plan.d.ld == 4096);
   check_plan(plan, {lines.a, lines.b, lines.d});
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, true) == WgmmaPath::kPacked);
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == WgmmaPath::kGeneric);
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, true) == TmaPath::kPacked);
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kGeneric);
 }
 
 TEST_CASE("packing plan: aligned operands take the TMA path and need no workspace", "[tma][packing]") {
@@ -86,8 +86,8 @@ TEST_CASE("packing plan: aligned operands take the TMA path and need no workspac
   const auto plan = gemm::packing_plan<RowMajor, ColumnMajor, RowMajor>(x);
   CHECK(plan.all_tma());
   CHECK(plan.bytes == 0);
-  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, true) == WgmmaPath::kTma);
-  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, false) == WgmmaPath::kTma);
+  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, true) == TmaPath::kTma);
+  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, false) == TmaPath::kTma);
 }
 
 TEST_CASE("packing plan: C never changes the path (the epilogue reads it with element loads)",
@@ -95,7 +95,7 @@ TEST_CASE("packing plan: C never changes the path (the epilogue reads it with el
   const auto* c = one_element_off(kD);
   const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> x{64, 64, 64, kA, 64, kB, 64, c, 63, kD, 64, 1.0f, 1.0f};
   CHECK((gemm::packing_plan<RowMajor, RowMajor, RowMajor>(x).all_tma()));
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == WgmmaPath::kTma);
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kTma);
 }
 
 TEST_CASE("packing plan: each operand alone, every layout", "[tma][packing]") {
@@ -103,7 +103,7 @@ TEST_CASE("packing plan: each operand alone, every layout", "[tma][packing]") {
   const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> b_off{128, 72, 40, kA, 40, one_element_off(kB), 40,
                                                                   kD,  72, kD, 72, 1.0f, 0.0f};
   const auto plan = gemm::packing_plan<RowMajor, ColumnMajor, RowMajor>(b_off);
-  const gemm::OperandsAsLines<RowMajor, ColumnMajor, RowMajor, bfloat16_t, bfloat16_t, bfloat16_t> lines(b_off);
+  const gemm::OperandsAsLines<RowMajor, ColumnMajor, RowMajor, decltype(b_off)> lines(b_off);
   expect_packed(plan, false, true, false);
   CHECK(lines.b.lines == 72);
   CHECK(lines.b.length == 40);
@@ -114,7 +114,7 @@ TEST_CASE("packing plan: each operand alone, every layout", "[tma][packing]") {
   const gemm::Arguments<bfloat16_t, bfloat16_t, float> odd_m{129, 64, 32, kA, 129, kB, 64, kDf, 129, kDf, 129,
                                                              1.0f, 0.0f};
   const auto p2 = gemm::packing_plan<ColumnMajor, RowMajor, ColumnMajor>(odd_m);
-  const gemm::OperandsAsLines<ColumnMajor, RowMajor, ColumnMajor, bfloat16_t, bfloat16_t, float> l2(odd_m);
+  const gemm::OperandsAsLines<ColumnMajor, RowMajor, ColumnMajor, decltype(odd_m)> l2(odd_m);
   expect_packed(p2, true, false, true);
   CHECK(l2.a.lines == 32);
   CHECK(p2.a.ld == 192);
@@ -131,8 +131,8 @@ TEST_CASE("packing plan: only D misaligned takes the packed path with or without
   CHECK(plan.inputs_tma());
   REQUIRE(plan.d.packed);  // with a workspace: copied out; without: direct stores
   CHECK(plan.d.offset == 0);
-  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, false) == WgmmaPath::kPacked);
-  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, true) == WgmmaPath::kPacked);
+  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, false) == TmaPath::kPacked);
+  CHECK(gemm::choose_path<RowMajor, ColumnMajor, RowMajor>(x, true) == TmaPath::kPacked);
 }
 
 TEST_CASE("packing plan: K = 0 packs nothing that takes bytes", "[tma][packing]") {
@@ -143,5 +143,5 @@ TEST_CASE("packing plan: K = 0 packs nothing that takes bytes", "[tma][packing]"
   CHECK(plan.a.bytes == 0);
   CHECK(plan.bytes == 0);
   // workspace_size() is then 0 and a caller passes none: the generic path, which reads no A.
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == WgmmaPath::kGeneric);
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kGeneric);
 }

@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/collective/stage_ring.hpp"
+#include "tessera/gemm/kernel/umma_smem_plan.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
 #include "umma_configs.hpp"
@@ -188,27 +188,27 @@ TEST_CASE("the tensor-memory planner: accumulators and their columns", "[umma][t
   using Tn = examples::umma::Tn;
   // Double-buffered: the MMA fills one buffer while the epilogue drains the other, so both
   // are live at once: 2 x 256 columns, all of tensor memory, at columns 0 and 256.
-  CHECK(Tn::TmemPlan::kTotalColumns == 512);
-  CHECK(Tn::TmemPlan::kLowerBoundColumns == 512);
-  CHECK(Tn::TmemPlan::kAllocColumns == 512);
-  CHECK(Tn::accumulator_column(0) == 0);
-  CHECK(Tn::accumulator_column(1) == 256);
-  CHECK(Tn::TmemPlan::buffers_interfere(0, 1));
+  CHECK(gemm::UmmaSmemPlan<Tn>::TmemPlan::kTotalColumns == 512);
+  CHECK(gemm::UmmaSmemPlan<Tn>::TmemPlan::kLowerBoundColumns == 512);
+  CHECK(gemm::UmmaSmemPlan<Tn>::TmemPlan::kAllocColumns == 512);
+  CHECK(gemm::UmmaSmemPlan<Tn>::accumulator_column(0) == 0);
+  CHECK(gemm::UmmaSmemPlan<Tn>::accumulator_column(1) == 256);
+  CHECK(gemm::UmmaSmemPlan<Tn>::TmemPlan::buffers_interfere(0, 1));
   using NnF32 = examples::umma::NnF32;
-  CHECK(NnF32::TmemPlan::kTotalColumns == 256);
-  CHECK(NnF32::TmemPlan::kAllocColumns == 256);
+  CHECK(gemm::UmmaSmemPlan<NnF32>::TmemPlan::kTotalColumns == 256);
+  CHECK(gemm::UmmaSmemPlan<NnF32>::TmemPlan::kAllocColumns == 256);
   // One buffer of 192 columns: the allocation rounds up to a power of two.
   using One192 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                                   GemmShape<128, 192, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 1>;
-  CHECK(One192::TmemPlan::kTotalColumns == 192);
-  CHECK(One192::TmemPlan::kAllocColumns == 256);
+  CHECK(gemm::UmmaSmemPlan<One192>::TmemPlan::kTotalColumns == 192);
+  CHECK(gemm::UmmaSmemPlan<One192>::TmemPlan::kAllocColumns == 256);
   // Three buffers of 128 fit (384 of 512 columns, allocation 512), three of 256 do not (the
   // compile-fail test umma_config_tmem_capacity shows the message).
   using Three128 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                                     GemmShape<128, 128, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 3>;
-  CHECK(Three128::TmemPlan::kTotalColumns == 384);
-  CHECK(Three128::TmemPlan::kAllocColumns == 512);
-  CHECK(Three128::accumulator_column(2) == 256);
+  CHECK(gemm::UmmaSmemPlan<Three128>::TmemPlan::kTotalColumns == 384);
+  CHECK(gemm::UmmaSmemPlan<Three128>::TmemPlan::kAllocColumns == 512);
+  CHECK(gemm::UmmaSmemPlan<Three128>::accumulator_column(2) == 256);
   CHECK(tmem::allocation_columns(1) == 32);
   CHECK(tmem::allocation_columns(32) == 32);
   CHECK(tmem::allocation_columns(33) == 64);
@@ -253,12 +253,12 @@ TEST_CASE("UmmaConfig plans fit and match their parts", "[umma][plan]") {
   STATIC_REQUIRE(Tn::kThreads == 288);
   STATIC_REQUIRE(Tn::kStages == 4);  // 48 KiB a stage beside 32 KiB of staging
   // Persistent and warp-specialised: stages + staging + barriers, nothing shared.
-  CHECK(Tn::Plan::kTotalBytes == Tn::Plan::kUnsharedBytes);
-  CHECK(Tn::Plan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
-  CHECK(Tn::Plan::offset<Tn::StagesA>() % 1024 == 0);
-  CHECK(Tn::Plan::offset<Tn::StagesB>() % 1024 == 0);
-  CHECK(Tn::Plan::offset<Tn::Staging>() % 1024 == 0);
-  CHECK(Tn::GenericPlan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
+  CHECK(gemm::UmmaSmemPlan<Tn>::Plan::kTotalBytes == gemm::UmmaSmemPlan<Tn>::Plan::kUnsharedBytes);
+  CHECK(gemm::UmmaSmemPlan<Tn>::Plan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
+  CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::StagesA>() % 1024 == 0);
+  CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::StagesB>() % 1024 == 0);
+  CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::Staging>() % 1024 == 0);
+  CHECK(gemm::UmmaSmemPlan<Tn>::GenericPlan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
   // A pair: each CTA holds 128 rows of A and half of B; the generic path runs the one-CTA
   // form of the same 128 x 256 tile.
   using Pair = examples::umma::Pair;

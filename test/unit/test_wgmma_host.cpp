@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "tessera/arch/nvidia/wgmma.hpp"
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/collective/stage_ring.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
@@ -127,7 +127,7 @@ int wavefronts(const std::vector<std::uint32_t>& address, int bytes) {
 }
 
 // The epilogue's staging stores of one warp for accumulator pair i (gemm/collective/
-// sm90_epilogue.hpp): row-major boxes take the pair as one word, column-major boxes
+// wgmma_epilogue.hpp): row-major boxes take the pair as one word, column-major boxes
 // take each element on its own line.
 template <int kElementBytes, bool kRowMajor>
 int staging_wavefronts(int warp, int i) {
@@ -171,7 +171,7 @@ TEST_CASE("the epilogue's staging stores are free of bank conflicts", "[wgmma][b
 }
 
 // The column-major epilogue writes box + offset(c % 8, r) + (c / 8) * 1024 instead of
-// offset(c, r) (sm90_epilogue.hpp): the same byte for every line and element of a box.
+// offset(c, r) (wgmma_epilogue.hpp): the same byte for every line and element of a box.
 TEST_CASE("staging offsets: a group of 8 lines is 1024 bytes whatever the swizzle", "[wgmma][layout]") {
   using Box16 = Sw128StagingTile<64, 2>;
   using Box32 = Sw128StagingTile<64, 4>;
@@ -181,40 +181,6 @@ TEST_CASE("staging offsets: a group of 8 lines is 1024 bytes whatever the swizzl
     }
     for (int e = 0; e < Box32::kLineElements; ++e) {
       REQUIRE(Box32::offset(line, e) == Box32::offset(line % 8, e) + std::uint32_t(line / 8) * 1024);
-    }
-  }
-}
-
-TEST_CASE("the persistent tile walk covers every tile once", "[wgmma][scheduler]") {
-  struct Case {
-    std::int64_t M, N;
-    int tile_m, tile_n, cm, cn, clusters;
-  };
-  for (const Case& c : {Case{4096, 4096, 128, 256, 1, 1, 132}, Case{4097, 4095, 128, 256, 2, 1, 66},
-                        Case{1000, 3000, 128, 128, 1, 2, 13}, Case{64, 64, 128, 256, 2, 2, 33},
-                        Case{8192, 8192, 256, 128, 2, 1, 60}}) {
-    INFO("M=" << c.M << " N=" << c.N << " cluster " << c.cm << "x" << c.cn << " clusters " << c.clusters);
-    const auto walk = gemm::PersistentTileWalk::make(c.M, c.N, c.tile_m, c.tile_n, c.cm, c.cn, c.clusters);
-    const std::int64_t tiles_m = (c.M + c.tile_m - 1) / c.tile_m, tiles_n = (c.N + c.tile_n - 1) / c.tile_n;
-    std::map<std::pair<int, int>, int> count;
-    std::int64_t units = 0;
-    for (int cluster = 0; cluster < c.clusters; ++cluster) {
-      units += walk.units_of(cluster);
-      for (int j = 0; j < walk.units_of(cluster); ++j) {
-        for (int cm = 0; cm < c.cm; ++cm) {
-          for (int cn = 0; cn < c.cn; ++cn) ++count[{walk.tile(cluster, j, cm, cn).m, walk.tile(cluster, j, cm, cn).n}];
-        }
-      }
-    }
-    CHECK(units == walk.units());
-    for (std::int64_t m = 0; m < tiles_m; ++m) {
-      for (std::int64_t n = 0; n < tiles_n; ++n) REQUIRE(count[{int(m), int(n)}] == 1);
-    }
-    // Tiles past the matrix appear only where the cluster does not divide the tile grid.
-    for (const auto& kv : count) {
-      if (kv.first.first >= tiles_m || kv.first.second >= tiles_n) {
-        CHECK((tiles_m % c.cm != 0 || tiles_n % c.cn != 0));
-      }
     }
   }
 }
@@ -234,12 +200,13 @@ TEST_CASE("WgmmaConfig plans fit and match their parts", "[wgmma][plan]") {
   STATIC_REQUIRE(C::kStages == 4);
   STATIC_REQUIRE(std::is_same_v<C::Schedule, schedule::Cooperative>);
   // Persistent and warp-specialised: stages + staging + barriers, nothing shared.
-  CHECK(C::Plan::kTotalBytes == C::Plan::kUnsharedBytes);
-  CHECK(C::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
-  CHECK(C::GenericPlan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
-  CHECK(C::Plan::offset<C::StagesA>() % 1024 == 0);
-  CHECK(C::Plan::offset<C::StagesB>() % 1024 == 0);
-  CHECK(C::Plan::offset<C::Staging>() % 1024 == 0);
+  using Plans = gemm::WgmmaSmemPlan<C>;
+  CHECK(Plans::Plan::kTotalBytes == Plans::Plan::kUnsharedBytes);
+  CHECK(Plans::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+  CHECK(Plans::GenericPlan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+  CHECK(Plans::Plan::offset<Plans::StagesA>() % 1024 == 0);
+  CHECK(Plans::Plan::offset<Plans::StagesB>() % 1024 == 0);
+  CHECK(Plans::Plan::offset<Plans::Staging>() % 1024 == 0);
   using P = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor, GemmShape<64, 256, 64>>;
   STATIC_REQUIRE(std::is_same_v<P::Schedule, schedule::Pingpong>);  // the rule: 64 rows -> Pingpong
   STATIC_REQUIRE(P::kAccumulators == 128);

@@ -28,6 +28,7 @@ namespace tessera {
   X(kErrorGridTooLarge, "the problem needs more thread blocks than one launch allows")      \
   X(kErrorDimensionTooLarge, "M, N or K is 2^31 or more, beyond the kernel's 32-bit tile "   \
                              "coordinates")                                                 \
+  X(kErrorNullEpilogueOperand, "a vector or scalar the epilogue reads (a bias, a scale) is null") \
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
   X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \

@@ -29,13 +29,13 @@ constexpr std::int64_t operand_bytes(std::int64_t rows, std::int64_t cols, std::
 
 // True when every operand spans < 2^31 bytes, so 32-bit byte offsets from its base
 // address every element (the fast path; ARCHITECTURE.md "canonical pointers").
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
-constexpr bool offsets_fit_32bit(const Arguments<EA, EB, EC>& a) {
+template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC, class ED, class EArgs>
+constexpr bool offsets_fit_32bit(const Arguments<EA, EB, EC, ED, EArgs>& a) {
   constexpr std::int64_t kLimit = std::int64_t(1) << 31;
   return operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) < kLimit &&
          operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) < kLimit &&
          operand_bytes<LayoutC, EC>(a.M, a.N, a.ldc) < kLimit &&
-         operand_bytes<LayoutC, EC>(a.M, a.N, a.ldd) < kLimit;
+         operand_bytes<LayoutC, ED>(a.M, a.N, a.ldd) < kLimit;
 }
 
 // Every row (column) of an operand starts `bytes`-aligned: the pointer is, and so is the
@@ -56,8 +56,8 @@ bool operand_aligned(const T* p, std::int64_t ld, std::size_t required) {
 }
 }  // namespace detail
 
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
-Status can_implement(const Arguments<EA, EB, EC>& a, const OperandRequirements& req = {}) {
+template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC, class ED, class EArgs>
+Status can_implement(const Arguments<EA, EB, EC, ED, EArgs>& a, const OperandRequirements& req = {}) {
   if (a.M < 0 || a.N < 0 || a.K < 0) return Status::kErrorNegativeSize;
 
   // Leading dimensions are checked even for empty operands, as BLAS does: ld >= 1 and

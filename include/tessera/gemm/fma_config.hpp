@@ -6,6 +6,8 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
+#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/split_k.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace tessera::gemm {
@@ -13,8 +15,6 @@ namespace tessera::gemm {
 template <class T>
 constexpr bool is_fma_element =
     std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
-template <class L>
-constexpr bool is_matrix_layout = std::is_same_v<L, RowMajor> || std::is_same_v<L, ColumnMajor>;
 
 // Defaults per vendor, measured (benchmark/notes/fma.md). Hopper: a 128x256x16 tile of
 // 256 threads at 16x8 outputs each (0.90x cuBLAS SGEMM at 4096^3, 0.91x at 8192^3 on an
@@ -41,16 +41,22 @@ struct FmaFamily {};
 // ThreadTile: the outputs one thread accumulates (GemmShape<TM, TN, 1>); each thread owns
 // TM/4 x TN/4 sub-blocks of 4x4, spaced evenly over the block tile, so that its shared-
 // memory reads are 16-byte vectors and neighbouring threads read neighbouring vectors.
+// Options (config_options.hpp): D's element type, the epilogue; the scheduler is
+// scheduler::SplitKSlices (split-K with a workspace when the tiles cannot fill the device).
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
           class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
-          int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>>
+          int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>, class... Options_>
 struct FmaConfig {
   using Family = FmaFamily;
   using Arch = Arch_;
   using ElementA = ElementA_;
   using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a type and a layout
+  using ElementC = ElementC_;  // C and D share a layout
+  using Options = ConfigOptions<ElementC_, scheduler::SplitKSlices, Options_...>;
+  using ElementD = typename Options::ElementD;
+  using Epilogue = typename Options::Epilogue;
+  using Scheduler = typename Options::Scheduler;
   using ElementAccumulator = ElementAccumulator_;
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
@@ -71,8 +77,12 @@ struct FmaConfig {
   static constexpr int kThreadsN = kBlockN / kThreadN;
   static constexpr int kThreads = kThreadsM * kThreadsN;
 
-  static_assert(is_fma_element<ElementA> && is_fma_element<ElementB> && is_fma_element<ElementC>,
-                "Tessera FMA GEMM: A, B and C/D must each be float, half_t or bfloat16_t");
+  static_assert(is_fma_element<ElementA> && is_fma_element<ElementB> && is_fma_element<ElementC> &&
+                    is_fma_element<ElementD>,
+                "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
+  static_assert(std::is_same_v<Scheduler, scheduler::SplitKSlices>,
+                "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
+                "tile, or one K slice of a tile, per block); it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");
   static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,

@@ -1,8 +1,12 @@
 // Gemm<Config>: the one host API of every kernel family.
 //
 //   Status   Gemm<Config>::can_implement(args)              every precondition, no device needed
+//   bool     Gemm<Config>::accepts(args, device)            runs on that device and takes these args
 //   size_t   Gemm<Config>::workspace_size(args)             bytes run() may use (0: none)
 //   Status   Gemm<Config>::run(args, workspace, stream)     checks, then launches
+//
+// Args is Arguments<A, B, C, D, the epilogue's arguments> of the configuration's element types
+// and epilogue (gemm/arguments.hpp, gemm/epilogue/epilogue.hpp).
 //
 // What is common lives here: the argument checks every family shares (can_implement.hpp),
 // the device check (a configuration built for one architecture is refused on another with
@@ -28,6 +32,7 @@
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
+#include "tessera/gemm/epilogue/epilogue.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/stream.hpp"
 
@@ -52,26 +57,36 @@ bool runs_on(const DeviceInfo& d) {
   }
 }
 
+// The arguments a configuration takes: its element types and its epilogue's arguments.
+template <class Config>
+using ConfigArguments = Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC,
+                                  typename Config::ElementD, typename Config::Epilogue::Arguments>;
+
 template <class Config>
 struct Gemm {
   using Arch = typename Config::Arch;
   using LayoutA = typename Config::LayoutA;
   using LayoutB = typename Config::LayoutB;
   using LayoutC = typename Config::LayoutC;
-  using Args = Arguments<typename Config::ElementA, typename Config::ElementB,
-                         typename Config::ElementC>;
+  using Epilogue = typename Config::Epilogue;
+  using Args = ConfigArguments<Config>;
   using Launcher = KernelLauncher<typename Config::Family, Config>;
 
   // Every precondition of the arguments: a Status that names the first problem found.
   // Needs no device (nothing is dereferenced).
   static Status can_implement(const Args& a) {
-    const Status s = gemm::can_implement<LayoutA, LayoutB, LayoutC>(a, Launcher::requirements());
-    if (!ok(s)) return s;
-    return Launcher::check(a);
+    Status s = gemm::can_implement<LayoutA, LayoutB, LayoutC>(a, Launcher::requirements());
+    if (ok(s)) s = Epilogue::can_implement(a.epilogue, epilogue_problem(a));
+    if (ok(s)) s = Launcher::check(a);
+    return s;
   }
 
   // True when this configuration's code runs on the device `d`.
   static bool supports(const DeviceInfo& d) { return runs_on<Arch>(d); }
+
+  // True when run(a) would launch on the device `d` (or succeed with nothing to do): the
+  // configuration runs there and takes these arguments. What a candidate of Dispatch says.
+  static bool accepts(const Args& a, const DeviceInfo& d) { return supports(d) && ok(can_implement(a)); }
 
   // Bytes of workspace run() can use on the current device for these arguments (0 when
   // it would use none, when the arguments are invalid or the device does not match).

@@ -16,6 +16,8 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
+#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/mfma_atom.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
@@ -63,16 +65,22 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 }
 }  // namespace detail
 
+// Options (config_options.hpp): D's element type, the epilogue; the scheduler is
+// scheduler::DataParallel (one tile per workgroup).
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
           class Schedule_ = schedule::Auto<>, int kStages_ = 2,
-          class Instruction_ = detail::DefaultMfmaInstructionFor<Arch_, ElementA_>>
+          class Instruction_ = detail::DefaultMfmaInstructionFor<Arch_, ElementA_>, class... Options_>
 struct MfmaConfig {
   using Family = MfmaFamily;
   using Arch = Arch_;
   using ElementA = ElementA_;
   using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a type and a layout
+  using ElementC = ElementC_;  // C and D share a layout
+  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
+  using ElementD = typename Options::ElementD;
+  using Epilogue = typename Options::Epilogue;
+  using Scheduler = typename Options::Scheduler;
   using ElementAccumulator = float;
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
@@ -85,7 +93,7 @@ struct MfmaConfig {
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;
   static constexpr int kBlockK = BlockTile::kK;
-  static constexpr int kElementBits = 16;
+  static constexpr int kElementBits = 8 * int(sizeof(ElementA));
   // An operand is K-contiguous when consecutive K values are adjacent in memory.
   static constexpr bool kKContiguousA = LayoutA::kIsRowMajor;
   static constexpr bool kKContiguousB = !LayoutB::kIsRowMajor;
@@ -117,7 +125,7 @@ struct MfmaConfig {
   // ahead of their dot (the whole tile, except four clusters: two slices), and ~24 for
   // addresses and loop state. The compiler's real count is checked by the ISA tests.
   static constexpr int kAccumulatorRegs = kWaveM * kWaveN / 64;
-  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * 2 / kThreads / 4;
+  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * int(sizeof(ElementA)) / kThreads / 4;
   static constexpr int kSlicesLive = Schedule::kKind == schedule::PingPongKind::kFourClusters ? 2 : kSlices;
   static constexpr int kOperandRegs = (kRepM + kRepN) * kReadStepsPerSlice * kSlicesLive * 4;
   static constexpr int kEstimatedRegs = kAccumulatorRegs + kPrefetchRegs + kOperandRegs + 24;
@@ -128,7 +136,11 @@ struct MfmaConfig {
   static_assert(is_mfma_input<ElementA> && std::is_same_v<ElementA, ElementB>,
                 "Tessera MFMA GEMM: A and B must both be half_t or both be bfloat16_t (one MFMA "
                 "instruction reads both)");
-  static_assert(is_mfma_output<ElementC>, "Tessera MFMA GEMM: C/D must be float, half_t or bfloat16_t");
+  static_assert(is_mfma_output<ElementC> && is_mfma_output<ElementD>,
+                "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
+                "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
+                "(scheduler::DataParallel); it takes no other scheduler");
   static_assert((std::is_same_v<ElementA, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
                 "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");
   static_assert(std::is_same_v<Arch, Gfx950> || !Instruction::kGfx950Only,

@@ -16,6 +16,7 @@
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/kernel/mfma_gemm_kernel.hpp"
+#include "tessera/gemm/launch_limits.hpp"
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
@@ -25,11 +26,12 @@ namespace tessera::gemm {
 
 template <class Config>
 struct KernelLauncher<MfmaFamily, Config> {
-  using Args = Arguments<typename Config::ElementA, typename Config::ElementB,
-                         typename Config::ElementC>;
+  using Args = typename Gemm<Config>::Args;
   using LayoutA = typename Config::LayoutA;
   using LayoutB = typename Config::LayoutB;
   using LayoutC = typename Config::LayoutC;
+  using EA = typename Config::ElementA;
+  using EB = typename Config::ElementB;
 
   // Operands are read 16 bytes per lane where the pointer and the leading dimension allow
   // it and element by element otherwise, so natural alignment suffices, except for the
@@ -45,22 +47,11 @@ struct KernelLauncher<MfmaFamily, Config> {
   // each span less than 4 GiB (a buffer descriptor's num_records is 32 bits).
   static Status check(const Args& a) {
     constexpr std::int64_t k4GiB = std::int64_t(1) << 32;
-    if (matrix_span<LayoutA>(a.M, a.K, a.lda) * 2 >= k4GiB ||
-        matrix_span<LayoutB>(a.K, a.N, a.ldb) * 2 >= k4GiB) {
+    if (operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) >= k4GiB || operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) >= k4GiB) {
       return Status::kErrorOffsetOverflow;
     }
-    auto fits = [](std::int64_t extent, std::int64_t ld) {
-      return (extent + 1) * ld * 2 < (std::int64_t(1) << 31);
-    };
-    const std::int64_t a_strided = LayoutA::kIsRowMajor ? Config::kBlockM : Config::kBlockK;
-    const std::int64_t b_strided = LayoutB::kIsRowMajor ? Config::kBlockK : Config::kBlockN;
-    if (!fits(a_strided, a.lda) || !fits(b_strided, a.ldb) ||
-        a.K > std::int64_t(0x7fffffff) - Config::kBlockK) {
-      return Status::kErrorOffsetOverflow;
-    }
-    const auto sched = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
-    if (sched.num_tiles() > std::int64_t(0x7fffffff)) return Status::kErrorGridTooLarge;
-    return Status::kSuccess;
+    return tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK, sizeof(EA),
+                                                sizeof(EB));
   }
 
   static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
@@ -74,20 +65,27 @@ struct KernelLauncher<MfmaFamily, Config> {
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
   static Status launch(const Args& a, void* /*workspace*/, Stream stream, const DeviceInfo& /*d*/) {
     MfmaParams<Config> p{};
-    p.args = a;
-    p.span_a = matrix_span<LayoutA>(a.M, a.K, a.lda) * 2;
-    p.span_b = matrix_span<LayoutB>(a.K, a.N, a.ldb) * 2;
-    using EC = typename Config::ElementC;
-    auto aligned4 = [](const EC* ptr, std::int64_t ld) {
-      return ptr != nullptr && lines_aligned(ptr, ld, 4 * sizeof(EC));
+    p.a = a.A;
+    p.b = a.B;
+    p.lda = a.lda;
+    p.ldb = a.ldb;
+    p.K = a.K;
+    p.span_a = operand_bytes<LayoutA, EA>(a.M, a.K, a.lda);
+    p.span_b = operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb);
+    auto aligned4 = [](const auto* ptr, std::int64_t ld) {
+      return ptr != nullptr && lines_aligned(ptr, ld, 4 * sizeof(*ptr));
     };
-    p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd, a.alpha, a.beta,
-                a.beta != 0.0f && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd)};
-    p.scheduler = GroupedRasterScheduler<8>::make(a.M, a.N, Config::kBlockM, Config::kBlockN);
+    using Epilogue = typename Config::Epilogue;
+    const Epilogue epilogue = Epilogue::make(a.epilogue, epilogue_problem(a));
+    p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
+                epilogue.reads_c() && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd), epilogue};
+    const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
+    const std::int64_t tiles = scheduler::DataParallel::units(grid);
+    p.scheduler = scheduler::DataParallel::make(grid, int(tiles));  // one tile per workgroup
     p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
 
     LaunchShape shape;
-    shape.grid_x = unsigned(p.scheduler.num_tiles());
+    shape.grid_x = unsigned(tiles);
     shape.block_x = Config::kThreads;
     if (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb)) {
       return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);

@@ -1,7 +1,29 @@
-// Maps a linear block index to the output tile it computes. Blocks that run at the same
-// time should share operand tiles in L2: consecutive blocks walk down a group of
-// kGroupM tile rows before moving one tile column right (Triton's "grouped ordering").
+// Tile schedulers: how a GEMM becomes units of work. A unit is one output tile (in tile
+// coordinates) and the K tiles of it that the unit covers; a worker (a CTA, a cluster of
+// CTAs, an AMD workgroup) runs a sequence of units. Every kernel loops over its worker's units
+// and never knows how the list was made: data-parallel, split-K, stream-K, batched and
+// grouped GEMMs are different schedulers, not different kernels.
+//
+// A scheduler is a small, trivially copyable struct (it travels in the kernel's parameters):
+//
+//   // host
+//   static std::int64_t units(const TileGrid&);         every unit of the problem
+//   static Scheduler make(const TileGrid&, int workers);  workers: the grid's size, in workers
+//   std::size_t workspace_bytes(std::size_t output_bytes, std::size_t tile_bytes) const;
+//       what its fix-up of partial tiles needs, given the bytes of one partial copy of the
+//       whole output and of one tile in the family's partial format (0: no fix-up)
+//   // device (and host: tests walk them)
+//   int units_of(int worker) const;                    how many units `worker` runs
+//   WorkUnit unit(int worker, int j, int cm, int cn) const;
+//       its j-th unit, for the CTA at (cm, cn) of its cluster (0, 0 without clusters)
+//   std::int64_t k_tiles_before(int worker, int j) const;
+//       K tiles in the worker's units before its j-th: where a stage ring, which every role of
+//       a CTA walks in the same order, stands when unit j begins.
+//
+// Units must be independent of the order workers run in (no unit waits for another's),
+// unless the scheduler's fix-up says how partial tiles meet.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "tessera/core/macros.hpp"
@@ -14,6 +36,9 @@ struct TileCoord {
   int n;  // tile column
 };
 
+// Maps a linear index to an output tile so that tiles processed at the same time share
+// operand tiles in L2: consecutive indices walk down a group of kGroupM tile rows before
+// moving one tile column right (Triton's "grouped ordering").
 template <int kGroupM = 8>
 struct GroupedRasterScheduler {
   static_assert(kGroupM >= 1, "Tessera: GroupedRasterScheduler needs a group of at least one tile row");
@@ -36,5 +61,64 @@ struct GroupedRasterScheduler {
     return {first_m + within % rows_in_group, within / rows_in_group};
   }
 };
+
+// One unit of work.
+struct WorkUnit {
+  int m, n;            // the output tile, in tiles
+  int k_begin, k_end;  // its K tiles [k_begin, k_end)
+  int slice;           // split-K: which partial slice the unit writes (0: the whole K)
+  TESSERA_HOST_DEVICE int k_tiles() const { return k_end - k_begin; }
+};
+
+// The problem as a scheduler sees it: extents, the CTA tile, and the cluster of CTAs that
+// shares operand tiles (1 x 1 without clusters).
+struct TileGrid {
+  std::int64_t M, N, K;
+  int tile_m, tile_n, tile_k;
+  int cluster_m = 1, cluster_n = 1;
+  TESSERA_HOST_DEVICE int k_tiles() const { return int(ceil_div<std::int64_t>(K, tile_k)); }
+};
+
+namespace scheduler {
+
+// Every tile once, over all of K. Workers take cluster tiles w, w + workers, w + 2 workers,
+// ... in grouped raster order (the CTA at (cm, cn) of a cluster takes the tile at that
+// offset inside its cluster tile). With as many workers as cluster tiles, each runs one
+// (a non-persistent grid); with fewer, each loops (a persistent one).
+struct DataParallel {
+  GroupedRasterScheduler<8> cluster_tiles;  // over tiles of (cluster M x cluster N) tiles
+  int cluster_m, cluster_n;
+  int workers;
+  int k_tiles;
+
+  TESSERA_HOST_DEVICE static std::int64_t units(const TileGrid& g) {
+    return GroupedRasterScheduler<8>::make(g.M, g.N, g.tile_m * g.cluster_m, g.tile_n * g.cluster_n).num_tiles();
+  }
+  TESSERA_HOST_DEVICE static DataParallel make(const TileGrid& g, int workers) {
+    DataParallel s;
+    s.cluster_tiles = GroupedRasterScheduler<8>::make(g.M, g.N, g.tile_m * g.cluster_m, g.tile_n * g.cluster_n);
+    s.cluster_m = g.cluster_m;
+    s.cluster_n = g.cluster_n;
+    s.workers = workers;
+    s.k_tiles = g.k_tiles();
+    return s;
+  }
+  std::size_t workspace_bytes(std::size_t /*output_bytes*/, std::size_t /*tile_bytes*/) const { return 0; }
+
+  TESSERA_HOST_DEVICE std::int64_t units() const { return cluster_tiles.num_tiles(); }
+  TESSERA_HOST_DEVICE int units_of(int worker) const {
+    const std::int64_t u = units();
+    return worker < u ? int((u - 1 - worker) / workers + 1) : 0;
+  }
+  TESSERA_HOST_DEVICE WorkUnit unit(int worker, int j, int cm, int cn) const {
+    const TileCoord c = cluster_tiles.tile(worker + j * workers);
+    return {c.m * cluster_m + cm, c.n * cluster_n + cn, 0, k_tiles, 0};
+  }
+  TESSERA_HOST_DEVICE std::int64_t k_tiles_before(int /*worker*/, int j) const {
+    return std::int64_t(j) * k_tiles;
+  }
+};
+
+}  // namespace scheduler
 
 }  // namespace tessera::gemm

@@ -1,8 +1,11 @@
 // The host side of a launch that the two TMA tensor-core families share (the Hopper wgmma
 // family, wgmma_gemm.hpp, and the Blackwell tcgen05 family, umma_gemm.hpp): which path the
-// arguments take, the kernel parameters, the operand tensor maps, and the persistent,
-// cluster-aware grid. What differs per family (the D tensor map, the kernel) stays there.
-// CUDA only.
+// arguments take, the kernel parameters, the tensor maps, and the persistent, cluster-aware
+// grid. What differs per family (the shape of D's store boxes, the kernel) stays there.
+//
+// The tensor maps are planned first as plain numbers (TensorMapPlan: extents, pitch, box, in
+// the operands' own element sizes), which the host tests check for 1-, 2- and 4-byte
+// elements, then encoded (CUDA only).
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -14,24 +17,86 @@
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
-#include "tessera/gemm/kernel/copy_lines_kernel.hpp"
-#include "tessera/gemm/kernel/tma_gemm_params.hpp"
+#include "tessera/gemm/epilogue/epilogue.hpp"
+#include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/tma_packing.hpp"
 #include "tessera/runtime/device.hpp"
+
+#if defined(TESSERA_CUDA)
+#include "tessera/gemm/kernel/copy_lines_kernel.hpp"
+#include "tessera/gemm/kernel/tma_gemm_params.hpp"
 #include "tessera/runtime/launch.hpp"
+#endif
 
 namespace tessera::gemm::tma_launch {
 
 template <class Config>
-using Args = Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC>;
+using Args = ConfigArguments<Config>;
+
+// One 2-D tensor map as numbers: a row-major view [outer][inner] of a matrix (inner
+// contiguous, pitch_bytes between outer lines), copied in boxes of box_inner x box_outer
+// elements of element_bytes each, with or without the 128-byte swizzle.
+struct TensorMapPlan {
+  const void* base = nullptr;
+  int element_bytes = 0;
+  std::uint64_t inner = 0, outer = 0, pitch_bytes = 0;
+  std::uint32_t box_inner = 0, box_outer = 0;
+  bool swizzle_128b = true;
+};
+
+// An operand tile as the TMA producer asks for it (collective/tma_producer.hpp), in 128-byte
+// swizzled boxes: K-major, {K tile, slice rows} (a row of the tile is one 128-byte line);
+// MN-major, {one 128-byte line of M/N, K tile}.
+template <bool kKMajor, int kBlockK, int kSliceRows, class T>
+TensorMapPlan operand_map_plan(const T* base, std::int64_t outer, std::int64_t K, std::int64_t ld) {
+  constexpr std::uint32_t kLine = 128 / sizeof(T);
+  const std::uint64_t pitch = std::uint64_t(ld) * sizeof(T);
+  if constexpr (kKMajor) {
+    return {base, int(sizeof(T)), std::uint64_t(K), std::uint64_t(outer), pitch, std::uint32_t(kBlockK),
+            std::uint32_t(kSliceRows), true};
+  } else {
+    return {base, int(sizeof(T)), std::uint64_t(outer), std::uint64_t(K), pitch, kLine, std::uint32_t(kBlockK),
+            true};
+  }
+}
+
+template <class Config>
+TensorMapPlan map_a_plan(const Args<Config>& a) {
+  return operand_map_plan<Config::kKMajorA, Config::kBlockK, Config::kSliceRowsA>(a.A, a.M, a.K, a.lda);
+}
+template <class Config>
+TensorMapPlan map_b_plan(const Args<Config>& a) {
+  return operand_map_plan<Config::kKMajorB, Config::kBlockK, Config::kSliceRowsB>(a.B, a.N, a.K, a.ldb);
+}
+
+// The boxes a family's epilogue stores D in: a row-major D in boxes of 128 bytes of a row x
+// kRowMajorLines rows (128-byte swizzle); a column-major D in boxes of kColumnInner rows x
+// kColumnOuter columns, swizzled or not. A value of 0 for kColumnInner means one 128-byte
+// line (128 / element size), as for kColumnOuter.
+template <std::uint32_t kRowMajorLines, std::uint32_t kColumnInner, std::uint32_t kColumnOuter, bool kColumnSwizzled>
+struct DStoreBoxes {
+  template <class LayoutC, class T>
+  static TensorMapPlan plan(T* base, std::int64_t M, std::int64_t N, std::int64_t ldd) {
+    constexpr std::uint32_t kLine = 128 / sizeof(T);
+    const std::uint64_t pitch = std::uint64_t(ldd) * sizeof(T);
+    if constexpr (LayoutC::kIsRowMajor) {
+      return {base, int(sizeof(T)), std::uint64_t(N), std::uint64_t(M), pitch, kLine, kRowMajorLines, true};
+    } else {
+      return {base,  int(sizeof(T)),
+              std::uint64_t(M), std::uint64_t(N),
+              pitch, kColumnInner == 0 ? kLine : kColumnInner,
+              kColumnOuter == 0 ? kLine : kColumnOuter, kColumnSwizzled};
+    }
+  }
+};
 
 // The path of a call (tma_packing.hpp): kTma when TMA describes A, B and D as they are,
 // else kPacked with a workspace, kGeneric without.
 template <class Config>
-WgmmaPath path(const Args<Config>& a, bool workspace_given) {
+TmaPath path(const Args<Config>& a, bool workspace_given) {
   return choose_path<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC>(a,
-                                                                                                   workspace_given);
+                                                                                                 workspace_given);
 }
 
 template <class Config>
@@ -39,9 +104,38 @@ PackingPlan plan_packing(const Args<Config>& a) {
   return packing_plan<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC>(a);
 }
 
-// Every parameter but the tensor maps and the walk.
+// The problem as the tile scheduler sees it (one CTA's tile, the cluster).
+template <class C>
+TileGrid tile_grid(const Args<C>& a) {
+  return {a.M, a.N, a.K, C::kBlockM, C::kBlockN, C::kBlockK, C::Cluster::kM, C::Cluster::kN};
+}
+
+#if defined(TESSERA_CUDA)
+
+template <class T>
+constexpr CUtensorMapDataType data_type() {
+  if constexpr (std::is_same_v<T, float>) {
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  } else if constexpr (std::is_same_v<T, half_t>) {
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  } else {
+    static_assert(sizeof(T) == 1, "Tessera TMA: no tensor-map data type for this element type");
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // 8-bit floats: TMA moves bytes
+  }
+}
+
+template <class T>
+Status encode(CUtensorMap* map, const TensorMapPlan& plan) {
+  return nvidia::make_tensor_map_2d(map, plan.base, data_type<T>(), plan.element_bytes, plan.inner, plan.outer,
+                                    plan.pitch_bytes, plan.box_inner, plan.box_outer,
+                                    plan.swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+// Every parameter but the tensor maps and the scheduler.
 template <class Config>
-void fill(WgmmaParams<Config>& p, const Args<Config>& a) {
+void fill(TmaGemmParams<Config>& p, const Args<Config>& a) {
   p.a = a.A;
   p.b = a.B;
   p.c = a.C;
@@ -55,35 +149,7 @@ void fill(WgmmaParams<Config>& p, const Args<Config>& a) {
   p.M = a.M;
   p.N = a.N;
   p.K = a.K;
-  p.alpha = a.alpha;
-  p.beta = a.beta;
-}
-
-template <class T>
-constexpr CUtensorMapDataType data_type() {
-  if constexpr (std::is_same_v<T, float>) {
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  } else if constexpr (std::is_same_v<T, half_t>) {
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  } else {
-    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  }
-}
-
-// A and B in the boxes the TMA producer asks for (sm90_producer_tma.hpp): {64 K, slice rows}
-// K-major, {64 M/N, 64 K} MN-major, 128-byte swizzle.
-template <class Config>
-Status operand_maps(const Args<Config>& a, WgmmaParams<Config>& p) {
-  constexpr auto kSw = CU_TENSOR_MAP_SWIZZLE_128B;
-  const CUtensorMapDataType in = data_type<typename Config::ElementA>();
-  const Status s =
-      Config::kKMajorA
-          ? nvidia::make_tensor_map_2d(&p.map_a, a.A, in, 2, a.K, a.M, a.lda * 2, 64, Config::kSliceRowsA, kSw)
-          : nvidia::make_tensor_map_2d(&p.map_a, a.A, in, 2, a.M, a.K, a.lda * 2, 64, 64, kSw);
-  if (!ok(s)) return s;
-  return Config::kKMajorB
-             ? nvidia::make_tensor_map_2d(&p.map_b, a.B, in, 2, a.K, a.N, a.ldb * 2, 64, Config::kSliceRowsB, kSw)
-             : nvidia::make_tensor_map_2d(&p.map_b, a.B, in, 2, a.N, a.K, a.ldb * 2, 64, 64, kSw);
+  p.epilogue = Config::Epilogue::make(a.epilogue, epilogue_problem(a));
 }
 
 // Clusters that are resident at once (one CTA per SM: the plan fills shared memory), asked
@@ -119,35 +185,35 @@ Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int
   }
 }
 
-// The persistent launch: as many clusters as are resident (no more than there are cluster
-// tiles), each walking its share of the tiles (PersistentTileWalk), kThreads per CTA and
-// the plan's shared memory.
-template <auto kKernel, class Cluster, int kBlockM, int kBlockN, int kThreads, std::size_t kSmemBytes, class Params>
+// The persistent launch of configuration C (the configuration a path runs): as many clusters
+// as are resident (no more than there are units of work), each walking its units
+// (C::Scheduler), C::kThreads per CTA and the plan's shared memory.
+template <auto kKernel, class C, class Cluster, std::size_t kSmemBytes, class Params>
 Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
   const Status attr = allow_dynamic_smem<kKernel>(kSmemBytes);
   if (!ok(attr)) return attr;
   int clusters = 0;
-  const Status fit = resident_clusters<kKernel, Cluster>(d, kSmemBytes, kThreads, &clusters);
+  const Status fit = resident_clusters<kKernel, Cluster>(d, kSmemBytes, C::kThreads, &clusters);
   if (!ok(fit)) return fit;
-  p.walk = PersistentTileWalk::make(p.M, p.N, kBlockM, kBlockN, Cluster::kM, Cluster::kN, 1);
-  const std::int64_t units = p.walk.units();
+  const TileGrid grid{p.M, p.N, p.K, C::kBlockM, C::kBlockN, C::kBlockK, Cluster::kM, Cluster::kN};
+  const std::int64_t units = C::Scheduler::units(grid);
   if (units < clusters) clusters = int(units);
-  p.walk.clusters = clusters;
+  p.scheduler = C::Scheduler::make(grid, clusters);
   LaunchShape shape;
   shape.grid_x = unsigned(clusters * Cluster::kSize);
-  shape.block_x = kThreads;
+  shape.block_x = C::kThreads;
   shape.dynamic_smem_bytes = kSmemBytes;
   shape.cluster_x = Cluster::kSize;
   return launch_kernel(kKernel, shape, stream, p);
 }
 
 // The KernelLauncher (gemm.hpp) both families share. A family's specialisation derives from
-// it and supplies, as public static members, its D tensor map and its persistent launch:
-//   static Status make_map_d(const Args&, WgmmaParams<Config>&);
-//   template <WgmmaPath kPath> static Status launch_path(WgmmaParams<Config>&, Stream, const DeviceInfo&);
+// it and supplies, as public members:
+//   using DBoxes = DStoreBoxes<...>;   the boxes its epilogue stores D in
+//   template <TmaPath kPath> static Status launch_path(TmaGemmParams<Config>&, Stream, const DeviceInfo&);
 template <class Config, class Family>
 struct Launcher {
-  using Params = WgmmaParams<Config>;
+  using Params = TmaGemmParams<Config>;
 
   // The generic path takes any element-aligned operand.
   static OperandRequirements requirements() { return {}; }
@@ -156,42 +222,44 @@ struct Launcher {
   static Status check(const Args<Config>& a) {
     constexpr std::int64_t kLimit = std::int64_t(1) << 31;
     if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
-    const auto walk = PersistentTileWalk::make(a.M, a.N, Config::kBlockM, Config::kBlockN, 1, 1, 1);
-    if (walk.units() >= kLimit) return Status::kErrorGridTooLarge;
+    const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
+    if (Config::Scheduler::units(grid) >= kLimit) return Status::kErrorGridTooLarge;
     return Status::kSuccess;
   }
 
   // The packed path's copies (tma_packing.hpp); 0 when TMA describes every operand.
   static std::size_t workspace_size(const Args<Config>& a, const DeviceInfo&) { return plan_packing<Config>(a).bytes; }
 
-  static WgmmaPath path(const Args<Config>& a, bool workspace_given) {
+  static TmaPath path(const Args<Config>& a, bool workspace_given) {
     return tma_launch::path<Config>(a, workspace_given);
   }
 
   static Status launch(const Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
     Params p{};
     const PackingPlan plan = plan_packing<Config>(a);
-    const WgmmaPath chosen = choose_path(plan, workspace != nullptr);
-    if (chosen == WgmmaPath::kGeneric) {
+    const TmaPath chosen = choose_path(plan, workspace != nullptr);
+    if (chosen == TmaPath::kGeneric) {
       fill(p, a);
-      return Family::template launch_path<WgmmaPath::kGeneric>(p, stream, d);
+      return Family::template launch_path<TmaPath::kGeneric>(p, stream, d);
     }
     // kTma, or kPacked (tma_packing.hpp): with a workspace, the TMA kernel on copies of the
     // operands TMA cannot describe (A and B copied on `stream` first, D's copy copied out
     // after); without one (only D misaligned), TMA loads and direct stores of D.
     Args<Config> tma = a;
     unsigned char* space = static_cast<unsigned char*>(workspace);
-    if (chosen == WgmmaPath::kPacked && space != nullptr) {
+    if (chosen == TmaPath::kPacked && space != nullptr) {
       const Status s = pack_inputs(a, plan, space, stream, tma);
       if (!ok(s)) return s;
     }
     const bool store_direct = plan.d.packed && space == nullptr;
     fill(p, tma);
-    Status s = operand_maps(tma, p);
+    Status s = encode<typename Config::ElementA>(&p.map_a, map_a_plan<Config>(tma));
+    if (ok(s)) s = encode<typename Config::ElementB>(&p.map_b, map_b_plan<Config>(tma));
     if (!ok(s)) return s;
-    if (store_direct) return Family::template launch_path<WgmmaPath::kPacked>(p, stream, d);
-    s = Family::make_map_d(tma, p);
-    if (ok(s)) s = Family::template launch_path<WgmmaPath::kTma>(p, stream, d);
+    if (store_direct) return Family::template launch_path<TmaPath::kPacked>(p, stream, d);
+    s = encode<typename Config::ElementD>(
+        &p.map_d, Family::DBoxes::template plan<typename Config::LayoutC>(tma.D, tma.M, tma.N, tma.ldd));
+    if (ok(s)) s = Family::template launch_path<TmaPath::kTma>(p, stream, d);
     if (ok(s) && plan.d.packed) {
       s = copy_lines(tma.D, tma.ldd, a.D, a.ldd, plan.d.source.lines, plan.d.source.length, plan.d.source.length,
                      stream);
@@ -207,7 +275,7 @@ struct Launcher {
     Status s = copy_operand(a.A, a.lda, plan.a, workspace, stream, tma.A, tma.lda);
     if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, workspace, stream, tma.B, tma.ldb);
     if (plan.d.packed) {  // written by the kernel, copied out after it
-      tma.D = reinterpret_cast<typename Config::ElementC*>(workspace + plan.d.offset);
+      tma.D = reinterpret_cast<typename Config::ElementD*>(workspace + plan.d.offset);
       tma.ldd = plan.d.ld;
     }
     return s;
@@ -225,5 +293,7 @@ struct Launcher {
     return copy_lines(from, from_ld, copy, place.ld, place.source.lines, place.source.length, place.ld, stream);
   }
 };
+
+#endif  // TESSERA_CUDA
 
 }  // namespace tessera::gemm::tma_launch

@@ -6,7 +6,7 @@
 // copied line by line into it with a pitch rounded up to 128 bytes; A and B before the GEMM,
 // D after it (the TMA-loading, TMA-storing kernel writes D's copy, which is then copied out).
 // Without a workspace, where only D is the problem: the same kernel's loads, and D written
-// with bounds-checked element stores (WgmmaPath::kPacked's kernel). Where A or B is the
+// with bounds-checked element stores (TmaPath::kPacked's kernel). Where A or B is the
 // problem and no workspace is given: the generic path.
 //
 // Why copies instead of a kernel that loads unaligned lines itself (the generic path): a
@@ -31,6 +31,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/gemm/arguments.hpp"
@@ -38,7 +39,7 @@
 namespace tessera::gemm {
 
 // How operands reach shared memory and D leaves it, per call.
-enum class WgmmaPath {
+enum class TmaPath {
   kTma,      // TMA loads (multicast in clusters), TMA stores of the epilogue
   kGeneric,  // realigning ordinary loads, direct element stores: any pointer and pitch
   kPacked,   // TMA loads and stores on 128-byte-pitched copies (in the workspace) of the
@@ -46,15 +47,15 @@ enum class WgmmaPath {
              // loads, direct element stores of D
 };
 
-inline const char* path_name(WgmmaPath p) {
-  return p == WgmmaPath::kTma ? "tma" : p == WgmmaPath::kPacked ? "packed" : "generic";
+inline const char* path_name(TmaPath p) {
+  return p == TmaPath::kTma ? "tma" : p == TmaPath::kPacked ? "packed" : "generic";
 }
 
 // One operand seen as `lines` lines of `length` contiguous elements, `ld` apart.
 struct OperandLines {
   const void* base = nullptr;
   std::int64_t lines = 0, length = 0, ld = 0;
-  std::int64_t element_bytes = 2;
+  std::int64_t element_bytes = 0;  // sizeof the element: set by whoever describes the operand
 
   bool tma_describable() const { return nvidia::tma_describable(base, ld, length, element_bytes); }
 };
@@ -96,22 +97,25 @@ inline PackedOperand place(const OperandLines& o, std::size_t& cursor) {
 }  // namespace detail
 
 // The operands of D = alpha A B + beta C as lines (row-major: a line is a row).
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
+template <class LayoutA, class LayoutB, class LayoutC, class Args>
 struct OperandsAsLines {
   OperandLines a, b, d;
-  explicit OperandsAsLines(const Arguments<EA, EB, EC>& x) {
+  explicit OperandsAsLines(const Args& x) {
+    using EA = std::remove_cv_t<std::remove_pointer_t<decltype(x.A)>>;
+    using EB = std::remove_cv_t<std::remove_pointer_t<decltype(x.B)>>;
+    using ED = std::remove_cv_t<std::remove_pointer_t<decltype(x.D)>>;
     a = LayoutA::kIsRowMajor ? OperandLines{x.A, x.M, x.K, x.lda, sizeof(EA)}
                              : OperandLines{x.A, x.K, x.M, x.lda, sizeof(EA)};
     b = LayoutB::kIsRowMajor ? OperandLines{x.B, x.K, x.N, x.ldb, sizeof(EB)}
                              : OperandLines{x.B, x.N, x.K, x.ldb, sizeof(EB)};
-    d = LayoutC::kIsRowMajor ? OperandLines{x.D, x.M, x.N, x.ldd, sizeof(EC)}
-                             : OperandLines{x.D, x.N, x.M, x.ldd, sizeof(EC)};
+    d = LayoutC::kIsRowMajor ? OperandLines{x.D, x.M, x.N, x.ldd, sizeof(ED)}
+                             : OperandLines{x.D, x.N, x.M, x.ldd, sizeof(ED)};
   }
 };
 
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
-PackingPlan packing_plan(const Arguments<EA, EB, EC>& x) {
-  const OperandsAsLines<LayoutA, LayoutB, LayoutC, EA, EB, EC> o(x);
+template <class LayoutA, class LayoutB, class LayoutC, class Args>
+PackingPlan packing_plan(const Args& x) {
+  const OperandsAsLines<LayoutA, LayoutB, LayoutC, Args> o(x);
   PackingPlan plan;
   std::size_t cursor = 0;
   plan.a = detail::place(o.a, cursor);
@@ -123,13 +127,13 @@ PackingPlan packing_plan(const Arguments<EA, EB, EC>& x) {
 
 // The path a call takes: kTma when TMA describes A, B and D as they are; kPacked with a
 // workspace, or without one when only D is the problem; kGeneric otherwise.
-inline WgmmaPath choose_path(const PackingPlan& plan, bool workspace_given) {
-  if (plan.all_tma()) return WgmmaPath::kTma;
-  return workspace_given || plan.inputs_tma() ? WgmmaPath::kPacked : WgmmaPath::kGeneric;
+inline TmaPath choose_path(const PackingPlan& plan, bool workspace_given) {
+  if (plan.all_tma()) return TmaPath::kTma;
+  return workspace_given || plan.inputs_tma() ? TmaPath::kPacked : TmaPath::kGeneric;
 }
 
-template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
-WgmmaPath choose_path(const Arguments<EA, EB, EC>& x, bool workspace_given) {
+template <class LayoutA, class LayoutB, class LayoutC, class Args>
+TmaPath choose_path(const Args& x, bool workspace_given) {
   return choose_path(packing_plan<LayoutA, LayoutB, LayoutC>(x), workspace_given);
 }
 

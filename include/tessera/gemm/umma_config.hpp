@@ -16,11 +16,12 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/gemm/fma_config.hpp"    // is_matrix_layout
-#include "tessera/gemm/wgmma_config.hpp"  // ClusterShape, the 16-bit operand rules, stages_that_fit
+#include "tessera/gemm/collective/cluster.hpp"
+#include "tessera/gemm/collective/operand_tiles.hpp"
+#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/gemm/wgmma_config.hpp"  // the 16-bit operand rules, stages_that_fit
 #include "tessera/layout/matrix_layout.hpp"
-#include "tessera/layout/sm90_tile.hpp"
-#include "tessera/memory/smem_plan.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
 
@@ -79,20 +80,23 @@ struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>> {
 };
 }  // namespace detail
 
+// Options (config_options.hpp): D's element type, the epilogue, the scheduler
+// (scheduler::DataParallel, persistent over the tiles). Shared and tensor memory are planned
+// in kernel/umma_smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
-          class ClusterShape_ = ClusterShape<1, 1>, int kAccumulatorBuffers_ = 2, int kStages_ = 0>
-struct UmmaConfig
-    : detail::GenericPathPlan<
-          Sw128OperandTile<TileShape_::kM / CtaGroup_::kCtaGroup, TileShape_::kK, 2, LayoutA_::kIsRowMajor>,
-          Sw128OperandTile<TileShape_::kN, TileShape_::kK, 2, !LayoutB_::kIsRowMajor>,
-          TileShape_::kM / CtaGroup_::kCtaGroup, TileShape_::kN, TileShape_::kK, LayoutA_::kIsRowMajor,
-          !LayoutB_::kIsRowMajor, Sm100, detail::umma_barrier_bytes(0, kAccumulatorBuffers_)> {
+          class ClusterShape_ = ClusterShape<1, 1>, int kAccumulatorBuffers_ = 2, int kStages_ = 0,
+          class... Options_>
+struct UmmaConfig {
   using Family = UmmaFamily;
   using Arch = Sm100;
   using ElementA = ElementA_;
   using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a type and a layout
+  using ElementC = ElementC_;  // C and D share a layout
+  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
+  using ElementD = typename Options::ElementD;
+  using Epilogue = typename Options::Epilogue;
+  using Scheduler = typename Options::Scheduler;
   using ElementAccumulator = float;
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
@@ -114,8 +118,6 @@ struct UmmaConfig
   // A is K-major when row-major; B (K x N) is K-major when column-major.
   static constexpr bool kKMajorA = LayoutA::kIsRowMajor;
   static constexpr bool kKMajorB = !LayoutB::kIsRowMajor;
-  static constexpr int kElementBytes = 2;
-  static constexpr int kOutputBytes = int(sizeof(ElementC));
 
   // Roles: warpgroup 0 produces (TMA: one thread; generic: all 128), warpgroup 1 is the
   // epilogue (warp w reads TMEM lanes 32w..32w+31), warp 8 allocates TMEM and issues the MMAs.
@@ -131,12 +133,13 @@ struct UmmaConfig
 
   static_assert(is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>,
                 "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC>, "Tessera UmmaConfig: C/D must be float, half_t or bfloat16_t");
+  static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
+                "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
+                "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel; it "
+                "takes no other scheduler yet");
   static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
-  static_assert(kBlockK == 64,
-                "Tessera UmmaConfig: the K tile must be 64 (one 128-byte swizzled line of 16-bit "
-                "elements per row, what TMA and tcgen05.mma exchange)");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,
                 "Tessera UmmaConfig: the CTA group must be tessera::gemm::OneCta or tessera::gemm::CtaPair");
   static_assert(mma::umma::is_f16_shape(kCtaGroup, kMmaM, kMmaN),
@@ -148,32 +151,27 @@ struct UmmaConfig
   static_assert(!kCtaPair || std::is_same_v<ClusterShape_, ClusterShape<1, 1>>,
                 "Tessera UmmaConfig: a CTA pair is its own 2x1 cluster; larger clusters around pairs "
                 "are not supported: leave the cluster shape at ClusterShape<1, 1>");
-  static_assert(Cluster::kM >= 1 && Cluster::kN >= 1 && Cluster::kSize <= 4,
-                "Tessera UmmaConfig: clusters of 1 to 4 CTAs (e.g. 1x1, 2x1, 1x2, 2x2) are supported");
   static_assert(kAccumulatorBuffers >= 1 && kAccumulatorBuffers <= 4,
                 "Tessera UmmaConfig: 1 to 4 accumulator buffers (2 lets the epilogue of one tile "
                 "overlap the MMAs of the next)");
 
-  // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
-  // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
   // Arrivals that complete a stage's empty barrier: one commit per MMA that read the stage
   // (this CTA's and, in a multicast cluster, its sharers'; a pair's one MMA); and an
   // accumulator buffer's empty barrier: every epilogue warp of the CTAs the MMA wrote.
   static constexpr int kStageReleases = kCtaPair ? 1 : Cluster::kM + Cluster::kN - 1;
   static constexpr int kAccumulatorReleases = kEpilogueWarps * kCtaGroup;
 
-  static constexpr int kSliceRowsA = kBlockM / Cluster::kN;
-  static constexpr int kSliceRowsB = kBlockN / Cluster::kM;
-  static_assert(kSliceRowsA % (kKMajorA ? 8 : 64) == 0 && kSliceRowsB % (kKMajorB ? 8 : 64) == 0,
-                "Tessera UmmaConfig: the cluster splits a shared tile into slices that are not whole "
-                "swizzle atoms (8 rows K-major, 64 columns MN-major): use a smaller cluster or a larger tile");
+  // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
+  // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
+  // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
+  using Operands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair>;
+  using TileA = typename Operands::TileA;
+  using TileB = typename Operands::TileB;
+  static constexpr int kSliceRowsA = Operands::kSliceRowsA;
+  static constexpr int kSliceRowsB = Operands::kSliceRowsB;
+  static constexpr int kStageRowsB = Operands::kStageRowsB;
+  static constexpr int kStageBytes = Operands::kStageBytes;
 
-  // ---- shared memory -------------------------------------------------------------------
-  // B stages hold the whole N tile, or on a pair this CTA's half of it.
-  static constexpr int kStageRowsB = kCtaPair ? kSliceRowsB : kBlockN;
-  using TileA = Sw128OperandTile<kBlockM, kBlockK, kElementBytes, kKMajorA>;
-  using TileB = Sw128OperandTile<kStageRowsB, kBlockK, kElementBytes, kKMajorB>;
-  static constexpr int kStageBytes = TileA::kBytes + TileB::kBytes;
   // Epilogue staging: per epilogue warp two boxes of 4 KiB (its 32 rows x 128 bytes of a
   // row-major D, or 128/size columns x its 32 rows of a column-major one), one filled while
   // the TMA store of the other drains.
@@ -185,46 +183,13 @@ struct UmmaConfig
                                              kStagingBytes + detail::umma_barrier_bytes(8, kAccumulatorBuffers), Arch>();
   static_assert(kStages >= 2, "Tessera UmmaConfig: the pipeline needs at least 2 stages");
 
-  struct StagesA : smem::Buffer<std::size_t(kStages) * TileA::kBytes, 1024> {
-    static constexpr const char* kName = "A stages";
-  };
-  struct StagesB : smem::Buffer<std::size_t(kStages) * TileB::kBytes, 1024> {
-    static constexpr const char* kName = "B stages";
-  };
-  struct Staging : smem::Buffer<kStagingBytes, 1024> {
-    static constexpr const char* kName = "D staging";
-  };
-  struct Barriers : smem::Buffer<detail::umma_barrier_bytes(kStages, kAccumulatorBuffers), 16> {
-    static constexpr const char* kName = "barriers, TMEM base";
-  };
-  // Persistent and warp-specialised: the producer refills stages while the MMA warp reads
-  // them and the epilogue stages the previous tile's output, so nothing may share bytes.
-  using Producer = smem::Loop<smem::Step<smem::Read<Barriers>, smem::Write<StagesA, StagesB>>>;
-  using Mma = smem::Loop<smem::Step<smem::Read<Barriers, StagesA, StagesB>>>;
-  using Epilogue = smem::Seq<smem::Step<smem::Read<Barriers>, smem::Overwrite<Staging>>, smem::Step<smem::Read<Staging>>>;
-  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, Staging, Barriers>,
-                          smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
-                                    smem::Loop<smem::Parallel<Producer, Mma, Epilogue>>>>;
-  static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
-
-  // ---- tensor memory ---------------------------------------------------------------------
-  using Accumulators = detail::AccumulatorPlan<kBlockN, std::make_integer_sequence<int, kAccumulatorBuffers>>;
-  using TmemPlan = typename Accumulators::Plan;
-  static_assert(sizeof(tmem::AssertFits<Arch, TmemPlan>) > 0, "");
-  template <int kIndex>
-  using Accumulator = TmemAccumulator<kBlockN, kIndex>;
-  // First TMEM column of accumulator buffer b, from the plan.
-  TESSERA_HOST_DEVICE static constexpr int accumulator_column(int b) { return Accumulators::column(b); }
-
-  // ---- the generic path (sm90_producer_generic.hpp, reused as it is) ---------------------
-  // Its shared memory is the base, detail::GenericPathPlan, for the one-CTA form of the tile
-  // (B stages of the whole N): the generic path runs one CTA per 128 x N tile, no cluster,
-  // i.e. GenericConfig, the one-CTA configuration of the same tile (for a one-CTA
-  // configuration without a cluster, the configuration itself).
+  // ---- the generic path ----------------------------------------------------------------
+  // The generic path runs GenericConfig, the one-CTA configuration of the same tile without a
+  // cluster (for a one-CTA configuration without a cluster, the configuration itself): the
+  // realigning producer (generic_producer.hpp) feeds one CTA per 128 x N tile.
   using GenericConfig = UmmaConfig<ElementA, LayoutA, ElementB, LayoutB, ElementC, LayoutC,
                                    GemmShape<kBlockM, kBlockN, kBlockK>, OneCta, ClusterShape<1, 1>,
-                                   kAccumulatorBuffers>;
-  static_assert(sizeof(smem::AssertFits<Arch, typename UmmaConfig::GenericPlan>) > 0, "");
+                                   kAccumulatorBuffers, 0, Options_...>;
 };
 
 }  // namespace tessera::gemm

@@ -32,40 +32,29 @@
 
 namespace tessera::gemm {
 
+// The Blackwell family's name for the paths both TMA families share.
+using UmmaPath = TmaPath;
+
 // The launch is the one both TMA families share (tma_launch.hpp); what is this family's own
-// is its D tensor map and its kernel.
+// is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>> {
-  using EC = typename Config::ElementC;
-
-  // D's tensor map in the epilogue's boxes (sm100_epilogue.hpp): each epilogue warp stores
-  // its 32 rows x 128 bytes, row-major in the 128-byte swizzle, column-major as unswizzled
-  // lines of 32 rows.
-  static Status make_map_d(const tma_launch::Args<Config>& a, UmmaParams<Config>& p) {
-    constexpr std::uint32_t kLine = 128 / sizeof(EC);
-    const CUtensorMapDataType type = tma_launch::data_type<EC>();
-    return Config::LayoutC::kIsRowMajor
-               ? nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.N, a.M, a.ldd * sizeof(EC), kLine,
-                                            32, CU_TENSOR_MAP_SWIZZLE_128B)
-               : nvidia::make_tensor_map_2d(&p.map_d, a.D, type, sizeof(EC), a.M, a.N, a.ldd * sizeof(EC), 32,
-                                            kLine, CU_TENSOR_MAP_SWIZZLE_NONE);
-  }
+  // D's boxes (umma_epilogue.hpp): each epilogue warp stores its 32 rows x 128 bytes,
+  // row-major in the 128-byte swizzle, column-major as unswizzled lines of 32 rows.
+  using DBoxes = tma_launch::DStoreBoxes<32, 32, 0, false>;
 
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
-  template <UmmaPath kPath>
-  static Status launch_path(UmmaParams<Config>& p, Stream stream, const DeviceInfo& d) {
+  template <TmaPath kPath>
+  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
     using Kernel = UmmaGemmKernel<Config, kPath>;
-    using C = typename Kernel::C;
-    return tma_launch::persistent<umma_gemm_kernel<Config, kPath>, typename Kernel::Cluster, C::kBlockM, C::kBlockN,
-                                  C::kThreads, Kernel::Plan::kTotalBytes>(p, stream, d);
+    return tma_launch::persistent<umma_gemm_kernel<Config, kPath>, typename Kernel::C, typename Kernel::Cluster,
+                                  Kernel::Plan::kTotalBytes>(p, stream, d);
   }
 };
 
 // Which path Gemm<Config>::run(args, workspace) takes (see wgmma_path).
 template <class Config>
-UmmaPath umma_path(const Arguments<typename Config::ElementA, typename Config::ElementB,
-                                   typename Config::ElementC>& a,
-                   const void* workspace = nullptr) {
+UmmaPath umma_path(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   return KernelLauncher<UmmaFamily, Config>::path(a, workspace != nullptr);
 }
 

@@ -28,7 +28,6 @@
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/kernel/wgmma_gemm_kernel.hpp"
 #include "tessera/gemm/tma_launch.hpp"
@@ -38,28 +37,21 @@
 
 namespace tessera::gemm {
 
+// The Hopper family's name for the paths both TMA families share.
+using WgmmaPath = TmaPath;
+
 // The launch is the one both TMA families share (tma_launch.hpp); what is the Hopper
-// family's own is its D tensor map and its kernel.
+// family's own is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>> {
-  using EC = typename Config::ElementC;
+  // D in epilogue boxes of 64 lines x 128 bytes, either layout (wgmma_epilogue.hpp).
+  using DBoxes = tma_launch::DStoreBoxes<64, 0, 64, true>;
 
-  // D in epilogue boxes of 64 lines x 128 bytes (sm90_epilogue.hpp).
-  static Status make_map_d(const tma_launch::Args<Config>& a, WgmmaParams<Config>& p) {
-    constexpr auto kSw = CU_TENSOR_MAP_SWIZZLE_128B;
-    constexpr std::uint32_t kLine = 128 / sizeof(EC);
-    return Config::LayoutC::kIsRowMajor
-               ? nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.N, a.M,
-                                            a.ldd * sizeof(EC), kLine, 64, kSw)
-               : nvidia::make_tensor_map_2d(&p.map_d, a.D, tma_launch::data_type<EC>(), sizeof(EC), a.M, a.N,
-                                            a.ldd * sizeof(EC), kLine, 64, kSw);
-  }
-
-  template <WgmmaPath kPath>
-  static Status launch_path(WgmmaParams<Config>& p, Stream stream, const DeviceInfo& d) {
+  template <TmaPath kPath>
+  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
     using Kernel = WgmmaGemmKernel<Config, kPath>;
-    return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, typename Kernel::Cluster, Config::kBlockM,
-                                  Config::kBlockN, Config::kThreads, Kernel::Plan::kTotalBytes>(p, stream, d);
+    return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
+                                  Kernel::Plan::kTotalBytes>(p, stream, d);
   }
 };
 
@@ -67,9 +59,7 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
 // and stores), kPacked (operands TMA cannot describe copied into the workspace first: give
 // it workspace_size(args) bytes), kGeneric (no workspace: realigning loads, direct stores).
 template <class Config>
-WgmmaPath wgmma_path(const Arguments<typename Config::ElementA, typename Config::ElementB,
-                                     typename Config::ElementC>& a,
-                     const void* workspace = nullptr) {
+WgmmaPath wgmma_path(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   return KernelLauncher<WgmmaFamily, Config>::path(a, workspace != nullptr);
 }
 

@@ -2,6 +2,7 @@
 // runtime leading dimension, and the smallest leading dimension each layout allows.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/macros.hpp"
 
@@ -48,6 +49,9 @@ struct ColumnMajor {
     return cols;
   }
 };
+
+template <class L>
+constexpr bool is_matrix_layout = std::is_same_v<L, RowMajor> || std::is_same_v<L, ColumnMajor>;
 
 // Span in elements from the first to one past the last element a rows x cols matrix
 // touches with leading dimension ld (0 for an empty matrix).

@@ -23,8 +23,9 @@ using Swizzle128B = Swizzle<3, 4, 3>;  // on byte offsets
 //   !kKMajor (M/N contiguous): for each 64-element chunk of the outer extent (128 bytes),
 //            kDepth lines of 128 bytes, one per k; chunks one after the other.
 // In both, a line is 128 bytes: line(strided index) and byte(contiguous index).
-template <int kOuter, int kDepth, int kElementBytes, bool kKMajor>
+template <int kOuter, int kDepth, int kElementBytes_, bool kKMajor>
 struct Sw128OperandTile {
+  static constexpr int kElementBytes = kElementBytes_;
   static constexpr int kLineElements = 128 / kElementBytes;
   static_assert(!kKMajor || kDepth == kLineElements,
                 "Tessera: a K-major 128-byte-swizzled tile needs K depth = 128 bytes of elements "

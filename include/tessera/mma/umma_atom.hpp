@@ -67,27 +67,28 @@ TESSERA_HOST_DEVICE constexpr SmemDescriptor decode_smem_descriptor(std::uint64_
   return d;
 }
 
-// The descriptor of one 16-deep K step (k16 = 0, 1, ...) of an operand tile in the
-// 128-byte-swizzled layout of layout/sm90_tile.hpp (Sw128OperandTile: what the TMA writes),
-// starting at shared address `tile` (1024-byte aligned). The canonical layouts (CUTLASS
-// cute/atom/mma_traits_sm100.hpp, make_umma_desc; PTX ISA 9.7.16.3), in 16-byte units T:
+// The descriptor of K step `step` (0, 1, ...; kInstructionK elements deep, 16 for 16-bit
+// inputs) of an operand tile in the 128-byte-swizzled layout of layout/sm90_tile.hpp
+// (Sw128OperandTile: what the TMA writes), starting at shared address `tile` (1024-byte
+// aligned). The canonical layouts (CUTLASS cute/atom/mma_traits_sm100.hpp, make_umma_desc;
+// PTX ISA 9.7.16.3), in 16-byte units T:
 //   K-major   ((8, m), (T, 2)) : ((8T, SBO), (1, T))   rows of 128 bytes, 8-row atoms SBO =
-//             1024 bytes apart; LBO unused for swizzled K-major ("assumed 1"); a K step of
-//             16 elements is 32 bytes along the row.
-//   MN-major  ((8, n), (8, k)) : ((1, LBO), (8, SBO))  lines of 64 M/N elements, one per k;
-//             LBO = bytes between 64-wide chunks of M/N, SBO = 1024 (8 k lines); a K step
-//             is 16 lines = 2048 bytes.
+//             1024 bytes apart; LBO unused for swizzled K-major ("assumed 1"); a K step is
+//             kInstructionK elements along the row (32 bytes for 16 elements of 2 bytes).
+//   MN-major  ((8, n), (8, k)) : ((1, LBO), (8, SBO))  lines of 128 bytes of M/N, one per k;
+//             LBO = bytes between line-wide chunks of M/N, SBO = 1024 (8 k lines); a K step
+//             is kInstructionK lines (16 lines = 2048 bytes for 16-bit inputs).
 // (The same layouts wgmma reads: Hopper's WgmmaMainloop builds the same three numbers.)
-template <class Tile, bool kKMajor>
-TESSERA_HOST_DEVICE constexpr SmemDescriptor sw128_k_step(std::uint32_t tile, int k16) {
+template <class Tile, bool kKMajor, int kInstructionK = 16>
+TESSERA_HOST_DEVICE constexpr SmemDescriptor sw128_k_step(std::uint32_t tile, int step) {
   SmemDescriptor d;
   d.swizzle = Swizzle::k128B;
   d.stride_byte_offset = 1024;
   if constexpr (kKMajor) {
-    d.start_address = tile + std::uint32_t(k16) * 32u;
+    d.start_address = tile + std::uint32_t(step) * std::uint32_t(kInstructionK * Tile::kElementBytes);
     d.leading_byte_offset = 16;  // "assumed 1" (in 16-byte units)
   } else {
-    d.start_address = tile + std::uint32_t(k16) * 2048u;
+    d.start_address = tile + std::uint32_t(step) * std::uint32_t(kInstructionK * 128);
     d.leading_byte_offset = std::uint32_t(Tile::kChunkBytes);
   }
   return d;

@@ -16,10 +16,9 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/arguments.hpp"
-#include "tessera/gemm/epilogue/linear_combination.hpp"
+#include "tessera/gemm/epilogue/output_run.hpp"
 #include "tessera/gemm/fma_config.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
-#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/operand_tile_loader.hpp"
 
 #if defined(TESSERA_AMD_TARGET)
@@ -32,14 +31,17 @@ namespace tessera::gemm {
 // What the host computes once per launch and every block reads.
 template <class Config>
 struct FmaParams {
-  Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC> args;
+  const typename Config::ElementA* a;
+  const typename Config::ElementB* b;
+  std::int64_t lda, ldb;
+  std::int64_t M, N, K;
   std::int64_t span_a, span_b;  // elements from A / B to one past their last element
   bool vector_a, vector_b;      // base and ld allow aligned 4-element loads
-  LinearCombination<typename Config::ElementC, typename Config::LayoutC> output;
-  GroupedRasterScheduler<8> scheduler;
-  int splits;             // K slices; blocks = tiles x splits
-  int k_tiles_per_split;
-  float* partials;        // split-K workspace: `splits` slices of PartialTile layout
+  OutputRun<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+            typename Config::Epilogue>
+      output;
+  typename Config::Scheduler scheduler;  // one unit (a tile, or a K slice of one) per block
+  float* partials;                       // split-K workspace: one PartialTile slice per K slice
 };
 
 template <class Config>
@@ -86,34 +88,28 @@ struct FmaGemmKernel {
     float* stages_b = Plan::template pointer<StagesB, float>(smem);
     float* staging_c = Plan::template pointer<StagingC, float>(smem);
 
-    const auto& a = p.args;
     const int tid = thread_index();
-    const std::int64_t tiles = p.scheduler.num_tiles();
-    const int split = kSplitK ? int(block_index() / tiles) : 0;
-    const TileCoord tile = p.scheduler.tile(int(block_index() - split * tiles));
+    // This block's unit of work: a tile and (split-K) a K slice of it, whole K tiles
+    // [k_begin, k_end).
+    const WorkUnit unit = p.scheduler.unit(int(block_index()), 0, 0, 0);
+    const TileCoord tile{unit.m, unit.n};
     const int tx = tid % Config::kThreadsN;
     const int ty = tid / Config::kThreadsN;
-
-    // This block's K slice: whole K tiles [kt_begin, kt_begin + k_tiles).
-    const int kt_begin = split * p.k_tiles_per_split;
-    const int k_tiles_total = int((a.K + kBK - 1) / kBK);
-    const int k_tiles = k_tiles_total - kt_begin < p.k_tiles_per_split
-                            ? k_tiles_total - kt_begin
-                            : p.k_tiles_per_split;
-    const std::int64_t k0 = std::int64_t(kt_begin) * kBK;
+    const int k_tiles = unit.k_tiles();
+    const std::int64_t k0 = std::int64_t(unit.k_begin) * kBK;
 
     LoaderA load_a;
     LoaderB load_b;
     {
       const std::int64_t m0 = std::int64_t(tile.m) * kBM;
       const std::int64_t n0 = std::int64_t(tile.n) * kBN;
-      const std::int64_t a_origin = Config::LayoutA::offset(m0, k0, a.lda);
-      const std::int64_t b_origin = Config::LayoutB::offset(k0, n0, a.ldb);
+      const std::int64_t a_origin = Config::LayoutA::offset(m0, k0, p.lda);
+      const std::int64_t b_origin = Config::LayoutB::offset(k0, n0, p.ldb);
       // Rows / columns left, clamped to the tile so that the count fits an int.
-      const int rows_left = int(a.M - m0 < kBM ? a.M - m0 : kBM);
-      const int cols_left = int(a.N - n0 < kBN ? a.N - n0 : kBN);
-      load_a.init(a.A + a_origin, a.lda, rows_left, p.span_a - a_origin, p.vector_a, tid);
-      load_b.init(a.B + b_origin, a.ldb, cols_left, p.span_b - b_origin, p.vector_b, tid);
+      const int rows_left = int(p.M - m0 < kBM ? p.M - m0 : kBM);
+      const int cols_left = int(p.N - n0 < kBN ? p.N - n0 : kBN);
+      load_a.init(p.a + a_origin, p.lda, rows_left, p.span_a - a_origin, p.vector_a, tid);
+      load_b.init(p.b + b_origin, p.ldb, cols_left, p.span_b - b_origin, p.vector_b, tid);
     }
 
     float acc[kTM][kTN];
@@ -129,7 +125,7 @@ struct FmaGemmKernel {
     // registers as well was slower here and spilled at 128 registers: notes/fma.md.)
     // K left from the slice's start: the loads' range checks count in 32 bits (can_implement
     // keeps K below 2^31), which keeps 64-bit arithmetic out of the loop.
-    const int k_left = int(a.K - k0);
+    const int k_left = int(p.K - k0);
     if (k_tiles > 0) {
       load_a.load(k_left);
       load_b.load(k_left);
@@ -177,9 +173,9 @@ struct FmaGemmKernel {
     }
 
     if constexpr (kSplitK) {
-      const PartialTile<LayoutC> partial{a.M, a.N,
-                                         p.partials + split * PartialTile<LayoutC>::slice_elements(a.M, a.N),
-                                         PartialTile<LayoutC>::leading_dim(a.M, a.N)};
+      const PartialTile<LayoutC> partial{p.M, p.N,
+                                         p.partials + unit.slice * PartialTile<LayoutC>::slice_elements(p.M, p.N),
+                                         PartialTile<LayoutC>::leading_dim(p.M, p.N)};
       epilogue(acc, staging_c, tile, tx, ty, tid, partial);
     } else {
       epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
@@ -205,8 +201,8 @@ struct FmaGemmKernel {
     return kRowMajorC ? r * kStageCStride + c : c * kStageCStride + r;
   }
 
-  // Accumulators -> shared staging -> `write` (LinearCombination or PartialTile), four
-  // elements at a time in D's contiguous order.
+  // Accumulators -> shared staging -> `write` (OutputRun or PartialTile), four elements at a
+  // time in D's contiguous order.
   template <class Writer>
   TESSERA_DEVICE static void epilogue(float (&acc)[kTM][kTN], float* staging, TileCoord tile,
                                       int tx, int ty, int tid, const Writer& write) {

@@ -18,7 +18,8 @@
 //              never read), which keeps the loop free of branches;
 //   epilogue   each wave stages 32x32 pieces of its accumulators through its own part of
 //              LDS (aliasing the operand stages, as the plan allows) and writes them in
-//              D's contiguous order with the shared LinearCombination (alpha, beta, C).
+//              D's contiguous order through the shared OutputRun (the configuration's
+//              epilogue: by default alpha * acc + beta * C).
 //
 // Waits: every group of global loads is a ticket; an LDS store waits for exactly its
 // group (vmcnt = the loads issued after it), and the direct-to-LDS loads' stage is waited
@@ -33,11 +34,10 @@
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/arguments.hpp"
-#include "tessera/gemm/epilogue/linear_combination.hpp"
+#include "tessera/gemm/epilogue/output_run.hpp"
 #include "tessera/gemm/k_tile_order.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 #include "tessera/gemm/mfma_config.hpp"
-#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
@@ -47,10 +47,15 @@ namespace tessera::gemm {
 // What the host computes once per launch and every workgroup reads.
 template <class Config>
 struct MfmaParams {
-  Arguments<typename Config::ElementA, typename Config::ElementB, typename Config::ElementC> args;
+  const typename Config::ElementA* a;
+  const typename Config::ElementB* b;
+  std::int64_t lda, ldb;
+  std::int64_t K;
   std::int64_t span_a, span_b;  // bytes from A / B to one past their last element
-  LinearCombination<typename Config::ElementC, typename Config::LayoutC> output;
-  GroupedRasterScheduler<8> scheduler;
+  OutputRun<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+            typename Config::Epilogue>
+      output;
+  typename Config::Scheduler scheduler;  // one tile per workgroup
   // The K tile order, computed on the host: derived in the kernel, "K % BlockK != 0"
   // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
   // the K cursors (and the buffer descriptors) out of scalar registers.
@@ -245,11 +250,10 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
 template <class Config, bool kAligned>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p) {
   TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
-  const auto& a = p.args;
   const int tid = thread_index();
   const int wave = int(amd::wave_index());
   const int lane = int(amd::lane_index());
-  const TileCoord tile = p.scheduler.tile(block_index());
+  const WorkUnit tile = p.scheduler.unit(int(block_index()), 0, 0, 0);
   const std::int64_t m0 = std::int64_t(tile.m) * kBM;
   const std::int64_t n0 = std::int64_t(tile.n) * kBN;
 
@@ -259,17 +263,17 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
   ops.wave = wave;
   {
     // Each cursor starts at this tile's rows (A) / columns (B), K = 0.
-    const std::int64_t origin_a = Config::LayoutA::offset(m0, 0, a.lda) * 2;
-    const std::int64_t origin_b = Config::LayoutB::offset(0, n0, a.ldb) * 2;
-    ops.copy_a.init(reinterpret_cast<const char*>(a.A) + origin_a, a.lda, p.span_a - origin_a, tid);
-    ops.copy_b.init(reinterpret_cast<const char*>(a.B) + origin_b, a.ldb, p.span_b - origin_b, tid);
+    const std::int64_t origin_a = Config::LayoutA::offset(m0, 0, p.lda) * std::int64_t(sizeof(*p.a));
+    const std::int64_t origin_b = Config::LayoutB::offset(0, n0, p.ldb) * std::int64_t(sizeof(*p.b));
+    ops.copy_a.init(reinterpret_cast<const char*>(p.a) + origin_a, p.lda, p.span_a - origin_a, tid);
+    ops.copy_b.init(reinterpret_cast<const char*>(p.b) + origin_b, p.ldb, p.span_b - origin_b, tid);
   }
   const int wave_m = wave / Config::kWavesN, wave_n = wave % Config::kWavesN;
   ops.wt.init(wave_m * Config::kWaveM, wave_n * Config::kWaveN, lane);
   ops.read_stage = Mainloop::kFirstStage;
 
   // K counts in 32 bits (the host refuses K >= 2^31).
-  const int k_total = int(a.K);
+  const int k_total = int(p.K);
   ops.order = p.k_order;
   const int tiles = ops.order.tiles();
 
@@ -325,8 +329,8 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
 
 // Accumulators -> D through the wave's own staging tile, one 32x32 piece at a time:
 // written in the MFMA's C layout, read back as 4-element runs along D's contiguous
-// dimension (8 lanes per 32-element line), handed to the LinearCombination (which skips
-// what lies outside M x N and uses vector accesses where aligned).
+// dimension (8 lanes per 32-element line), handed to the OutputRun (the configuration's
+// epilogue; it skips what lies outside M x N and uses vector accesses where aligned).
 template <class Config, bool kAligned>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, float* staging, std::int64_t m0,
                                                               std::int64_t n0, int lane,

@@ -1,28 +1,31 @@
-// The second pass of split-K: D = alpha * (sum of the K slices' partial tiles) + beta * C.
-// One thread per 4-element run along D's contiguous dimension; the slices are summed in
-// slice order, so the result is the same on every run.
+// The second pass of split-K: D = epilogue(sum of the K slices' partial tiles, C), through the
+// same OutputRun the unsplit kernel writes with. One thread per 4-element run along D's
+// contiguous dimension; the slices are summed in slice order, so the result is the same on
+// every run.
 #pragma once
 #include <cstdint>
 
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
-#include "tessera/gemm/epilogue/linear_combination.hpp"
+#include "tessera/gemm/epilogue/output_run.hpp"
 
 namespace tessera::gemm {
 
 constexpr int kSplitKReduceThreads = 256;
 
-template <class ElementC, class LayoutC>
+// Output: the OutputRun<ElementC, ElementD, LayoutC, Epilogue> of the configuration.
+template <class Output>
 struct SplitKReduceParams {
   const float* partials;  // `splits` slices, each PartialTile<LayoutC>::slice_elements long
   int splits;
-  LinearCombination<ElementC, LayoutC> output;
+  Output output;
   int blocks;  // the grid's size (gridDim would need ockl on AMD)
 };
 
-template <class ElementC, class LayoutC>
+template <class Output>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(kSplitKReduceThreads, 1)
-    split_k_reduce_kernel(const SplitKReduceParams<ElementC, LayoutC> p) {
+    split_k_reduce_kernel(const SplitKReduceParams<Output> p) {
+  using LayoutC = typename Output::Layout;
   using Partial = PartialTile<LayoutC>;
   const std::int64_t M = p.output.M, N = p.output.N;
   const std::int64_t ld = Partial::leading_dim(M, N);

@@ -1,56 +1,67 @@
-// The Hopper tensor-core GEMM kernel (sm_90a): D = alpha * A * B + beta * C with TMA (or
-// ordinary realigning loads), wgmma and a persistent, warp-specialised schedule. kPath
-// picks loads and stores: TMA and TMA (kTma), TMA and direct (kPacked), realigning and
-// direct (kGeneric).
+// The Hopper tensor-core GEMM kernel (sm_90a): D = epilogue(A * B, C) with TMA (or ordinary
+// realigning loads), wgmma and a persistent, warp-specialised schedule. kPath picks loads and
+// stores: TMA and TMA (kTma), TMA and direct (kPacked), realigning and direct (kGeneric).
 //
 // A CTA is three warpgroups. Warpgroup 0 produces: it keeps a ring of kStages shared-memory
 // stages filled with K tiles of A and B (TmaProducer, or GenericProducer where TMA cannot
 // describe the operands), and gives most of its registers to the consumers (setmaxnreg).
-// Warpgroups 1 and 2 consume: wgmma over each stage, then the epilogue. The CTA walks
-// output tiles persistently (PersistentTileWalk: grouped raster order over cluster tiles).
-// Two schedules (schedule/sm90.hpp):
-//   Cooperative  both consumers on every tile, each on half of its rows;
-//   Pingpong     consumers on alternate tiles; an ordered pair of named barriers makes
+// Warpgroups 1 and 2 consume: wgmma over each stage, then the epilogue. Every role walks the
+// same units of work, in the same order (Config::Scheduler, tile_scheduler.hpp). Two
+// schedules (schedule/sm90.hpp):
+//   Cooperative  both consumers on every unit, each on half of its rows;
+//   Pingpong     consumers on alternate units; an ordered pair of named barriers makes
 //                their main loops take turns, so one's epilogue runs under the other's MMAs.
-// With a cluster, operand tiles shared by CTAs are multicast (sm90_producer_tma.hpp) and a
-// consumer frees a stage in every CTA that writes into it.
-// Shared memory comes from Config::Plan (wgmma_config.hpp).
+// With a cluster, operand tiles shared by CTAs are multicast (tma_producer.hpp) and a
+// consumer frees a stage in every CTA that writes into it; before the CTAs leave, each
+// producer waits until its stages have been released (TmaProducer::tail).
+// Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/arch/arch.hpp"
 #include "tessera/arch/nvidia/mbarrier.hpp"
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/arch/nvidia/wgmma.hpp"
 #include "tessera/core/macros.hpp"
-#include "tessera/gemm/collective/sm90_epilogue.hpp"
-#include "tessera/gemm/collective/sm90_mainloop.hpp"
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
-#include "tessera/gemm/collective/sm90_producer_generic.hpp"
-#include "tessera/gemm/collective/sm90_producer_tma.hpp"
+#include "tessera/gemm/collective/cluster.hpp"
+#include "tessera/gemm/collective/generic_producer.hpp"
+#include "tessera/gemm/collective/stage_ring.hpp"
+#include "tessera/gemm/collective/tma_producer.hpp"
+#include "tessera/gemm/collective/wgmma_epilogue.hpp"
+#include "tessera/gemm/collective/wgmma_mainloop.hpp"
 #include "tessera/gemm/kernel/tma_gemm_params.hpp"
+#include "tessera/gemm/kernel/tma_kernel_support.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
+#include "tessera/gemm/tma_packing.hpp"
 #include "tessera/gemm/wgmma_config.hpp"
 
 namespace tessera::gemm {
 
-template <class Config, WgmmaPath kPath>
+#if defined(TESSERA_CUDA)
+
+template <class Config, TmaPath kPath>
 struct WgmmaGemmKernel {
   // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
   // describe, written with direct element stores; tma_packing.hpp).
-  static constexpr bool kTmaLoads = kPath != WgmmaPath::kGeneric;
-  static constexpr bool kTmaStores = kPath == WgmmaPath::kTma;
-  using Plan = std::conditional_t<kTmaLoads, typename Config::Plan, typename Config::GenericPlan>;
+  static constexpr bool kTmaLoads = kPath != TmaPath::kGeneric;
+  static constexpr bool kTmaStores = kPath == TmaPath::kTma;
+  using SmemPlan = WgmmaSmemPlan<Config>;
+  using Plan = std::conditional_t<kTmaLoads, typename SmemPlan::Plan, typename SmemPlan::GenericPlan>;
   // The generic path loads every tile itself: no multicast, no cluster.
-  using Cluster = std::conditional_t<kTmaLoads, typename Config::Cluster, ClusterShape<1, 1>>;
-  static constexpr int kStages = kTmaLoads ? Config::kStages : Config::kGenericStages;
+  using Operands = std::conditional_t<kTmaLoads, typename Config::Operands, typename Config::GenericOperands>;
+  using Cluster = typename Operands::Cluster;
+  using Generic = typename SmemPlan::Generic;
+  static constexpr int kStages = kTmaLoads ? Config::kStages : Generic::kStages;
+  using Producer = TmaProducer<Operands, kStages>;
+  using RealigningProducer = GenericProducer<Operands, typename Generic::Slots>;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
   // Registers per thread after setmaxnreg. The launch gives every thread 168 (65536 / 384,
   // rounded down to 8): 64512 in all, and 128 x producer + 256 x consumer must not exceed
   // that, or the consumers' setmaxnreg.inc waits forever for registers no one frees. The
-  // generic producer realigns lines in registers: 88 made ptxas spill 40 bytes for an
-  // M-major A (Pingpong 64x256; sass_check found the local memory); 104 / 200 spill nowhere
-  // in the GPU suite's 69 kernels.
+  // generic producer realigns lines in registers and needs more: fewer made ptxas spill
+  // (scripts/sass_check.py checks every kernel of the GPU suite for local memory).
   static constexpr int kLaunchRegisters = 65536 / Config::kThreads / 8 * 8;
   static constexpr int kProducerRegisters = kTmaLoads ? 40 : 104;
   static constexpr int kConsumerRegisters = kTmaLoads ? 232 : 200;
@@ -62,23 +73,21 @@ struct WgmmaGemmKernel {
   // turns; 5 the generic producer's threads.
   static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3;
 
-  TESSERA_DEVICE static void run(const WgmmaParams<Config>& p) {
+  TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
-    // The swizzled tiles must start on 1024-byte boundaries (the pattern comes from address
-    // bits); the plan aligns offsets, the base must be aligned too.
-    if ((nvidia::smem_address(smem) & 1023u) != 0) __trap();
+    require_smem_base_aligned(smem);
     std::uint64_t* full;
     unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
     if constexpr (kTmaLoads) {
-      full = Plan::template pointer<typename Config::Barriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename Config::StagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename Config::StagesB, unsigned char>(smem);
-      staging = Plan::template pointer<typename Config::Staging, unsigned char>(smem);
+      full = Plan::template pointer<typename SmemPlan::Barriers, std::uint64_t>(smem);
+      stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
+      stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
+      staging = Plan::template pointer<typename SmemPlan::Staging, unsigned char>(smem);
     } else {
-      full = Plan::template pointer<typename Config::GenericBarriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename Config::GenericStagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename Config::GenericStagesB, unsigned char>(smem);
-      raw = Plan::template pointer<typename Config::RawSlots, unsigned char>(smem);
+      full = Plan::template pointer<typename Generic::GenericBarriers, std::uint64_t>(smem);
+      stages_a = Plan::template pointer<typename Generic::GenericStagesA, unsigned char>(smem);
+      stages_b = Plan::template pointer<typename Generic::GenericStagesB, unsigned char>(smem);
+      raw = Plan::template pointer<typename Generic::RawSlots, unsigned char>(smem);
     }
     std::uint64_t* empty = full + kStages;
     std::uint64_t* raw_full = empty + kStages;  // generic path: one per raw slot
@@ -86,26 +95,19 @@ struct WgmmaGemmKernel {
     const int warpgroup = int(threadIdx.x) / 128;
     const int t = int(threadIdx.x) % 128;
     const ClusterPosition<Cluster> at = ClusterPosition<Cluster>::current();
-    const int cluster = int(blockIdx.x) / Cluster::kSize;
-    const int k_tiles = int((p.K + Config::kBlockK - 1) / Config::kBlockK);
+    const int worker = int(blockIdx.x) / Cluster::kSize;  // this CTA's cluster
 
     if (threadIdx.x == 0) {
-      for (int s = 0; s < kStages; ++s) {
-        nvidia::mbarrier_init(&full[s], kTmaLoads ? 1 : GenericProducer<Config>::kThreads);
-        nvidia::mbarrier_init(&empty[s], kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
-      }
+      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 : RealigningProducer::kThreads,
+                          kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
       if constexpr (!kTmaLoads) {
-        for (int s = 0; s < Config::kRawSlots; ++s) {
-          nvidia::mbarrier_init(&raw_full[s], GenericProducer<Config>::kThreads);
+        for (int s = 0; s < Generic::kRawSlots; ++s) {
+          nvidia::mbarrier_init(&raw_full[s], RealigningProducer::kThreads);
         }
       }
       nvidia::fence_barrier_init();
     }
-    if constexpr (Cluster::kSize > 1) {
-      nvidia::cluster_sync();  // every CTA's barriers exist before any CTA arrives on them
-    } else {
-      __syncthreads();
-    }
+    cta_or_cluster_sync<Cluster>();  // every CTA's barriers exist before any CTA arrives on them
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
@@ -114,31 +116,32 @@ struct WgmmaGemmKernel {
           if (t == 0) {
             nvidia::tma_prefetch(&p.map_a);
             nvidia::tma_prefetch(&p.map_b);
-            TmaProducer<Config>::run(p, full, empty, stages_a, stages_b, cluster, at, k_tiles);
+            const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at);
+            Producer::tail(empty, filled);
           }
           __syncwarp();
         }
       } else {
-        GenericProducer<Config>::run(p, full, empty, raw_full, raw, stages_a, stages_b, cluster, k_tiles, t);
+        RealigningProducer::run(p, full, empty, raw_full, raw, stages_a, stages_b, worker, t);
       }
     } else {
       nvidia::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, warpgroup - 1, t, full, empty, stages_a, stages_b, staging, cluster, at, k_tiles);
+      consume(p, warpgroup - 1, t, full, empty, stages_a, stages_b, staging, worker, at);
     }
 
     if constexpr (Cluster::kSize > 1) {
-      nvidia::cluster_sync();  // peers may still arrive on this CTA's barriers until here
+      nvidia::cluster_sync();  // peers may still read this CTA's barriers until here
     }
   }
 
  private:
   // Consumer warpgroup c (0 or 1), thread t of it.
-  TESSERA_DEVICE static void consume(const WgmmaParams<Config>& p, int c, int t, std::uint64_t* full,
+  TESSERA_DEVICE static void consume(const TmaGemmParams<Config>& p, int c, int t, std::uint64_t* full,
                                      std::uint64_t* empty, unsigned char* stages_a, unsigned char* stages_b,
-                                     unsigned char* staging, int cluster, const ClusterPosition<Cluster>& at,
-                                     int k_tiles) {
-    using Mainloop = WgmmaMainloop<Config, kStages, (Cluster::kSize > 1)>;
-    using Epilogue = WgmmaEpilogue<Config>;
+                                     unsigned char* staging, int worker, const ClusterPosition<Cluster>& at) {
+    using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1)>;
+    using Epilogue = WgmmaEpilogue<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+                                   Config::kBlockN, kRowBlocks>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
     unsigned char* my_staging = staging + c * 2 * Epilogue::Box::kBytes;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
@@ -154,7 +157,7 @@ struct WgmmaGemmKernel {
     };
 
     float acc[kRowBlocks][kAccPerBlock];
-    const int units = p.walk.units_of(cluster);
+    const int units = p.scheduler.units_of(worker);
     const int rows = Config::kWarpgroupRows;
     const int row0 = Config::kPingpong ? 0 : c * rows;  // this warpgroup's rows in the tile
     int turn = 0;                                        // epilogue boxes stored so far
@@ -162,17 +165,17 @@ struct WgmmaGemmKernel {
     // Cooperative: every unit; Pingpong: units c, c + 2, ...
     const int first = Config::kPingpong ? c : 0, step = Config::kPingpong ? 2 : 1;
     for (int j = first; j < units; j += step) {
-      const TileCoord tile = p.walk.tile(cluster, j, at.cm, at.cn);
+      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         TESSERA_UNROLL
         for (int i = 0; i < kAccPerBlock; ++i) acc[rb][i] = 0.0f;
       }
       if constexpr (Config::kPingpong) {
-        pos = RingPosition<kStages>::at(std::int64_t(j) * k_tiles);  // skip the other's K tiles
+        pos = RingPosition<kStages>::at(p.scheduler.k_tiles_before(worker, j));  // skip the other's K tiles
         if (j > 0) nvidia::named_barrier_sync(kTurnBarrier + c, 256);  // unit j-1's MMAs are done
       }
-      Mainloop::run(acc, a, b, full, pos, k_tiles, row0, release);
+      Mainloop::run(acc, a, b, full, pos, tile.k_tiles(), row0, release);
       if constexpr (Config::kPingpong) {
         if (j + 1 < units) nvidia::named_barrier_arrive(kTurnBarrier + (1 - c), 256);  // its turn
       }
@@ -190,19 +193,12 @@ struct WgmmaGemmKernel {
   }
 };
 
-template <class Config, WgmmaPath kPath>
+template <class Config, TmaPath kPath>
 TESSERA_GLOBAL void __launch_bounds__(Config::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ WgmmaParams<Config> params) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(sizeof(Config) == 0,
-                "Tessera WgmmaConfig kernels need the sm_90a target: compile with "
-                "-gencode=arch=compute_90a,code=sm_90a (plain sm_90 has no wgmma or setmaxnreg)");
-#endif
-  // Compiled only for sm_90a (arch.hpp, device_pass_targets); elsewhere the entry is empty
-  // and the host API never launches it.
-  if constexpr (device_pass_targets<Sm90>()) {
-    WgmmaGemmKernel<Config, kPath>::run(params);
-  }
+    wgmma_gemm_kernel(const __grid_constant__ TmaGemmParams<Config> params) {
+  run_on_own_target<Sm90, WgmmaGemmKernel<Config, kPath>>(params);
 }
+
+#endif  // TESSERA_CUDA
 
 }  // namespace tessera::gemm

@@ -17,30 +17,32 @@
 #include "tessera/arch/nvidia/mbarrier.hpp"
 #include "tessera/arch/nvidia/tcgen05.hpp"
 #include "tessera/core/macros.hpp"
-#include "tessera/gemm/collective/sm90_pipeline.hpp"
+#include "tessera/gemm/collective/stage_ring.hpp"
 #include "tessera/mma/umma_atom.hpp"
 
 namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
 
-template <class Config, int kStages>
+// Operands: OperandTiles<...> (operand_tiles.hpp); kIdesc: the instruction descriptor of every
+// tcgen05.mma of the configuration (umma_atom.hpp).
+template <class Operands, int kStages, std::uint32_t kIdesc>
 struct UmmaMainloop {
-  using TileA = typename Config::TileA;
-  using TileB = typename Config::TileB;
-  using Cluster = typename Config::Cluster;
-  static constexpr int kCtaGroup = Config::kCtaGroup;
-  static constexpr int kSteps = Config::kBlockK / mma::umma::kF16K;
+  using TileA = typename Operands::TileA;
+  using TileB = typename Operands::TileB;
+  using Cluster = typename Operands::Cluster;
+  static constexpr int kCtaGroup = Operands::kCtaPair ? 2 : 1;
+  static constexpr int kSteps = Operands::kBlockK / mma::umma::kF16K;
   // Barriers other CTAs complete (multicast bytes, a pair's peer copies) need cluster-scope
   // waits, as in the Hopper kernel.
   static constexpr bool kClusterWaits = Cluster::kSize > 1;
 
   // The descriptors of K step kk of the stage tiles at shared addresses a and b.
   TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t a, int kk) {
-    return mma::umma::encode(mma::umma::sw128_k_step<TileA, Config::kKMajorA>(a, kk));
+    return mma::umma::encode(mma::umma::sw128_k_step<TileA, Operands::kKMajorA>(a, kk));
   }
   TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t b, int kk) {
-    return mma::umma::encode(mma::umma::sw128_k_step<TileB, Config::kKMajorB>(b, kk));
+    return mma::umma::encode(mma::umma::sw128_k_step<TileB, Operands::kKMajorB>(b, kk));
   }
 
   // One arrival on `bar` in this CTA, or in every CTA of `mask`, when the MMAs issued so far
@@ -69,7 +71,7 @@ struct UmmaMainloop {
       TESSERA_UNROLL
       for (int kk = 0; kk < kSteps; ++kk) {
         // The tile's first MMA overwrites the buffer (the previous tile's values are stale).
-        nvidia::umma_f16<kCtaGroup, Config::kIdesc>(d, descriptor_a(a, kk), descriptor_b(b, kk), kt > 0 || kk > 0);
+        nvidia::umma_f16<kCtaGroup, kIdesc>(d, descriptor_a(a, kk), descriptor_b(b, kk), kt > 0 || kk > 0);
       }
       commit(&empty[pos.stage], stage_mask);
       pos.advance();

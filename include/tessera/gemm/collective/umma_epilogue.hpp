@@ -1,5 +1,6 @@
-// The Blackwell kernel's epilogue, per epilogue warp: D = alpha * acc + beta * C, converted
-// to D's type, from an accumulator buffer in tensor memory.
+// The Blackwell kernel's epilogue, per epilogue warp: D = epilogue(acc, C) (the
+// configuration's epilogue; by default alpha * acc + beta * C), converted to D's type, from an
+// accumulator buffer in tensor memory.
 //
 // Warp w of the epilogue warpgroup may read TMEM lanes 32w..32w+31 only (tcgen05.hpp), i.e.
 // rows 32w..32w+31 of the CTA's 128-row block: thread l owns row 32w + l, and tcgen05.ld
@@ -20,8 +21,8 @@
 //
 // Direct (the generic path): the same TMEM reads, bounds-checked element stores.
 //
-// C is read (only when beta != 0) with ordinary loads before anything is stored, so C == D
-// (in place) is safe. After its last TMEM read of a tile the warp frees the accumulator
+// C is read (only when the epilogue reads it) with ordinary loads before anything is stored,
+// so C == D (in place) is safe. After its last TMEM read of a tile the warp frees the accumulator
 // buffer (`release`), before the stores: the MMAs of a later tile may then begin.
 #pragma once
 #include <cstdint>
@@ -32,26 +33,27 @@
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
-#include "tessera/gemm/collective/sm90_epilogue.hpp"
+#include "tessera/gemm/collective/epilogue_support.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 
 namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
 
-template <class Config>
+// ElementD, LayoutC: D's element type and C's and D's layout; kN: the N tile; kStagingBoxBytes:
+// one staging box of the plan. The kernel's parameters carry C and the epilogue.
+template <class ElementD, class LayoutC, int kN_, int kStagingBoxBytes>
 struct UmmaEpilogue {
-  using EC = typename Config::ElementC;
-  using LayoutC = typename Config::LayoutC;
+  using ED = ElementD;
   static constexpr bool kRowMajor = LayoutC::kIsRowMajor;
-  static constexpr int kN = Config::kBlockN;
-  static constexpr int kSize = int(sizeof(EC));
+  static constexpr int kN = kN_;
+  static constexpr int kSize = int(sizeof(ED));
   // Columns of D per box: 128 bytes of a row, or (column-major) 128 / size lines of 32 rows.
   static constexpr int kBoxCols = 128 / kSize;
   static constexpr int kBoxBytes = 32 * 128;
   static constexpr int kBoxes = kN / kBoxCols;
   using RowBox = Sw128StagingTile<32, kSize>;
-  static_assert(kBoxBytes == Config::kStagingBoxBytes && kN % kBoxCols == 0 && kBoxCols % 32 == 0,
+  static_assert(kBoxBytes == kStagingBoxBytes && kN % kBoxCols == 0 && kBoxCols % 32 == 0,
                 "Tessera: the epilogue's boxes must tile the N extent in 32-column TMEM loads");
 
   // Columns [column, column + kCount) of this thread's row, as floats; zeros without an
@@ -98,15 +100,15 @@ struct UmmaEpilogue {
           TESSERA_UNROLL
           for (int e = 0; e < kPerChunk; ++e) {
             const int j = q * kPerChunk + e;
-            v[e] = detail::linear_combine<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+            v[e] = detail::epilogue_with_c<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
           }
           store_chunk(nvidia::smem_address(box + RowBox::offset(lane, q * kPerChunk)), v);
         }
       } else {
         TESSERA_UNROLL
         for (int j = 0; j < kBoxCols; ++j) {
-          const float v = detail::linear_combine<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
-          *reinterpret_cast<EC*>(box + (j * 32 + lane) * kSize) = from_float<EC>(v);
+          const float v = detail::epilogue_with_c<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+          *reinterpret_cast<ED*>(box + (j * 32 + lane) * kSize) = from_float<ED>(v);
         }
       }
       nvidia::fence_proxy_async_shared();  // the TMA store reads these writes
@@ -138,7 +140,8 @@ struct UmmaEpilogue {
       for (int j = 0; j < 32; ++j) {
         const std::int64_t n = n0 + 32 * c + j;
         if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<EC>(detail::linear_combine<LayoutC>(p, __uint_as_float(r[j]), m, n));
+          p.d[LayoutC::offset(m, n, p.ldd)] =
+              from_float<ED>(detail::epilogue_inside<LayoutC>(p, __uint_as_float(r[j]), m, n));
         }
       }
     }
@@ -159,9 +162,9 @@ struct UmmaEpilogue {
       asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(at), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
                    : "memory");
     } else {
-      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(detail::pack_pair<EC>(v[0], v[1])),
-                   "r"(detail::pack_pair<EC>(v[2], v[3])), "r"(detail::pack_pair<EC>(v[4], v[5])),
-                   "r"(detail::pack_pair<EC>(v[6], v[7]))
+      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(detail::pack_pair<ED>(v[0], v[1])),
+                   "r"(detail::pack_pair<ED>(v[2], v[3])), "r"(detail::pack_pair<ED>(v[4], v[5])),
+                   "r"(detail::pack_pair<ED>(v[6], v[7]))
                    : "memory");
     }
   }

@@ -1,5 +1,5 @@
-// The Hopper kernel's epilogue, per consumer warpgroup: D = alpha * acc + beta * C,
-// converted to D's type.
+// The Hopper kernel's epilogue, per consumer warpgroup: D = epilogue(acc, C) (the
+// configuration's epilogue; by default alpha * acc + beta * C), converted to D's type.
 //
 // TmaStore (when D's base and pitch suit the TMA): the warpgroup's rows are cut into
 // boxes of 64 lines x 128 bytes (a line is a row of a row-major D, a column of a
@@ -13,8 +13,9 @@
 // Direct (the generic path, for D/C no TMA can describe): each thread writes its values
 // with ordinary, bounds-checked element stores.
 //
-// C is read (only when beta != 0) with ordinary loads before the values are written, so
-// C == D (in place) is safe: every element is read before the store that overwrites it.
+// C is read (only when the epilogue reads it) with ordinary loads before the values are
+// written, so C == D (in place) is safe: every element is read before the store that
+// overwrites it.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -23,58 +24,33 @@
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/gemm/collective/epilogue_support.hpp"
 #include "tessera/layout/sm90_tile.hpp"
+#include "tessera/mma/wgmma_atom.hpp"
 
 namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
 
-namespace detail {
-// Two floats -> two 16-bit values in one word (lo in the low half), round to nearest even.
-template <class T>
-TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t pack_pair(float lo, float hi) {
-  std::uint32_t r;
-  if constexpr (std::is_same_v<T, half_t>) {
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  } else {
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  }
-  return r;
-}
 
-// alpha * acc + beta * C(m, n), C read only when beta != 0 and (m, n) is inside M x N (the
-// Blackwell family's epilogue uses it too).
-template <class LayoutC, class Params>
-TESSERA_DEVICE TESSERA_FORCEINLINE float linear_combine(const Params& p, float acc, std::int64_t m, std::int64_t n) {
-  float v = p.alpha * acc;
-  if (p.beta != 0.0f && m < p.M && n < p.N) v += p.beta * to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
-  return v;
-}
-}  // namespace detail
-
-template <class Config>
+// ElementC, ElementD, LayoutC: C's and D's element types and their layout; kN: the N tile;
+// kRowBlocks: the warpgroup's 64-row blocks. The kernel's parameters carry the epilogue.
+template <class ElementC, class ElementD, class LayoutC, int kN_, int kRowBlocks_>
 struct WgmmaEpilogue {
-  using EC = typename Config::ElementC;
-  using LayoutC = typename Config::LayoutC;
-  using Atom = typename Config::Atom;
+  using EC = ElementC;
+  using ED = ElementD;
   static constexpr bool kRowMajor = LayoutC::kIsRowMajor;
-  static constexpr int kN = Config::kBlockN;
-  static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
+  static constexpr int kN = kN_;
+  static constexpr int kRowBlocks = kRowBlocks_;
   static constexpr int kAccPerBlock = kN / 2;
-  // A staging box: 64 lines of kLineElements elements.
-  static constexpr int kLineElements = 128 / int(sizeof(EC));
-  using Box = Sw128StagingTile<64, int(sizeof(EC))>;
+  using Atom = mma::WgmmaAtom<(kN <= 256 ? kN : 256)>;
+  // A staging box: 64 lines of kLineElements elements of D.
+  static constexpr int kLineElements = 128 / int(sizeof(ED));
+  using Box = Sw128StagingTile<64, int(sizeof(ED))>;
   // Box extent in rows and columns of D.
   static constexpr int kBoxRows = kRowMajor ? 64 : kLineElements;
   static constexpr int kBoxCols = kRowMajor ? kLineElements : 64;
   static_assert(64 % kBoxRows == 0 && kN % kBoxCols == 0, "Tessera: epilogue boxes must tile the warpgroup's block");
-
-  // alpha * acc + beta * C(m, n) (C read only when beta != 0 and (m, n) is inside).
-  template <class Params>
-  TESSERA_DEVICE TESSERA_FORCEINLINE static float combine(const Params& p, float acc, std::int64_t m,
-                                                          std::int64_t n) {
-    return detail::linear_combine<LayoutC>(p, acc, m, n);
-  }
 
   // The warpgroup's block of the tile: rows [m0, m0 + 64 kRowBlocks), columns [n0, n0 + N).
   // staging: this warpgroup's two boxes; turn counts this warpgroup's boxes (picks the
@@ -83,12 +59,12 @@ struct WgmmaEpilogue {
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                        int barrier, int t) {
-    // beta == 0 (no C) gets its own copy of the loop, without the per-element C bounds
-    // arithmetic: with it the epilogue ran with the tensor cores idle long enough to cost 6%
-    // at 4096³ (737 -> 784 TFLOP/s on an H100, benchmark/notes/wgmma.md v9). Warpgroups
-    // with two 64-row blocks keep one copy: the second made ptxas spill 20-28 bytes there.
+    // A call that does not read C gets its own copy of the loop, without the per-element C
+    // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
+    // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy: the
+    // second made ptxas spill there.
     if constexpr (kRowBlocks == 1) {
-      if (p.beta == 0.0f) {
+      if (!p.epilogue.reads_c()) {
         tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t);
         return;
       }
@@ -97,7 +73,8 @@ struct WgmmaEpilogue {
   }
 
  private:
-  // kReadC: beta * C is added (C read where inside M x N); else D = alpha * acc.
+  // kReadC: C may be read (where the call reads it and the element is inside M x N); else
+  // the call does not read C.
   template <bool kReadC, class Params>
   TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
@@ -138,24 +115,27 @@ struct WgmmaEpilogue {
             }
             const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-            float v0 = p.alpha * acc[rb][i], v1 = p.alpha * acc[rb][i + 1];
+            float v0, v1;
             if constexpr (kReadC) {
-              v0 = combine(p, acc[rb][i], m, n);
-              v1 = combine(p, acc[rb][i + 1], m, n + 1);
+              v0 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
+              v1 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
+            } else {
+              v0 = detail::epilogue_without_c(p, acc[rb][i], m, n);
+              v1 = detail::epilogue_without_c(p, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
-              if constexpr (sizeof(EC) == 4) {
+              if constexpr (sizeof(ED) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
               } else {
-                asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<EC>(v0, v1)) : "memory");
+                asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
               }
             } else {
               // Column-major: (r, c) and (r, c + 1) are on two lines (col_base above).
               const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
               const int h = (i / 2) % 2;
-              *reinterpret_cast<EC*>(box + col_base[h][0] + group) = from_float<EC>(v0);
-              *reinterpret_cast<EC*>(box + col_base[h][1] + group) = from_float<EC>(v1);
+              *reinterpret_cast<ED*>(box + col_base[h][0] + group) = from_float<ED>(v0);
+              *reinterpret_cast<ED*>(box + col_base[h][1] + group) = from_float<ED>(v1);
             }
           }
           nvidia::fence_proxy_async_shared();
@@ -186,7 +166,9 @@ struct WgmmaEpilogue {
       for (int i = 0; i < kAccPerBlock; ++i) {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-        if (m < p.M && n < p.N) p.d[LayoutC::offset(m, n, p.ldd)] = from_float<EC>(combine(p, acc[rb][i], m, n));
+        if (m < p.M && n < p.N) {
+          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::epilogue_inside<LayoutC>(p, acc[rb][i], m, n));
+        }
       }
     }
   }

@@ -1,7 +1,9 @@
-// What an epilogue does with finished accumulators, four at a time along the output's
-// contiguous dimension (a row of a row-major D, a column of a column-major one):
-//   LinearCombination  D = alpha * acc + beta * C, converted to D's type;
-//   PartialTile        acc as is, into an fp32 split-K workspace slice.
+// Finished accumulators out to memory four at a time along the output's contiguous dimension
+// (a row of a row-major D, a column of a column-major one), for the families whose epilogue
+// stages them through shared memory into such runs (FMA, MFMA, the split-K fix-up):
+//   OutputRun    D = epilogue(acc, C), converted to D's type (the configuration's epilogue,
+//                epilogue.hpp: by default alpha * acc + beta * C);
+//   PartialTile  acc as is, into an fp32 split-K workspace slice.
 // Both skip what lies outside the M x N matrix, use 16-byte (8-byte for 16-bit types)
 // accesses where aligned, and element accesses where not.
 #pragma once
@@ -10,6 +12,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/vector.hpp"
+#include "tessera/gemm/epilogue/epilogue.hpp"
 
 namespace tessera::gemm {
 
@@ -55,21 +58,24 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void store4(T* p, const float (&in)[4]) {
   }
 }
 
-template <class ElementC, class LayoutC>
-struct LinearCombination {
+template <class ElementC, class ElementD, class LayoutC, class Epilogue>
+struct OutputRun {
+  using Layout = LayoutC;
   std::int64_t M, N;
-  const ElementC* C;  // not read when beta == 0
+  const ElementC* C;  // read only when epilogue.reads_c()
   std::int64_t ldc;
-  ElementC* D;
+  ElementD* D;
   std::int64_t ldd;
-  float alpha, beta;
   bool vector_c, vector_d;  // base and ld allow aligned 4-element accesses
+  Epilogue epilogue;
 
   TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n,
                                                      float (&acc)[4]) const {
     const int inside = elements_inside<LayoutC>(m, n, M, N);
     if (inside == 0) return;
-    if (beta != 0.0f) {
+    // Element i of the run is (m, n + i) in a row-major D, (m + i, n) in a column-major one.
+    const std::int64_t dm = LayoutC::kIsRowMajor ? 0 : 1, dn = LayoutC::kIsRowMajor ? 1 : 0;
+    if (epilogue.reads_c()) {
       float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       const ElementC* src = C + LayoutC::offset(m, n, ldc);
       if (inside == 4 && vector_c) {
@@ -81,18 +87,18 @@ struct LinearCombination {
         }
       }
       TESSERA_UNROLL
-      for (int i = 0; i < 4; ++i) acc[i] = alpha * acc[i] + beta * c[i];
+      for (int i = 0; i < 4; ++i) acc[i] = epilogue(acc[i], EpilogueElement{m + i * dm, n + i * dn, c[i], true});
     } else {
       TESSERA_UNROLL
-      for (int i = 0; i < 4; ++i) acc[i] = alpha * acc[i];
+      for (int i = 0; i < 4; ++i) acc[i] = epilogue(acc[i], EpilogueElement{m + i * dm, n + i * dn, 0.0f, false});
     }
-    ElementC* dst = D + LayoutC::offset(m, n, ldd);
+    ElementD* dst = D + LayoutC::offset(m, n, ldd);
     if (inside == 4 && vector_d) {
       store4(dst, acc);
     } else {
       TESSERA_UNROLL
       for (int i = 0; i < 4; ++i) {
-        if (i < inside) dst[i] = from_float<ElementC>(acc[i]);
+        if (i < inside) dst[i] = from_float<ElementD>(acc[i]);
       }
     }
   }

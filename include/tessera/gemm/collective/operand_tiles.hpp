@@ -1,0 +1,59 @@
+// OperandTiles: the declared contract between a TMA family's configuration and the collectives
+// that fill and read its stages (tma_producer.hpp, generic_producer.hpp, the wgmma and tcgen05
+// main loops). Everything those collectives know of the operands is here, checked once:
+//
+//   ElementA, ElementB      the operands' element types (their sizes set every byte count)
+//   kKMajorA, kKMajorB      K contiguous in memory (A row-major, B column-major)
+//   kBlockM, kBlockN, kBlockK   one CTA's tile: its rows of A, the MMA's N, the K tile
+//   Cluster                 the CTAs that share operand tiles by multicast (ClusterShape)
+//   kCtaPair                a tcgen05 CTA pair: the two CTAs of a 2x1 cluster each keep their
+//                           half of the B tile where it lands instead of multicasting it
+//
+// and what follows from them: the stage tiles in the 128-byte swizzle (TileA, TileB), the
+// slice of a shared tile each CTA loads, the bytes of one stage. Host-includable.
+#pragma once
+#include <cstddef>
+
+#include "tessera/gemm/collective/cluster.hpp"
+#include "tessera/layout/sm90_tile.hpp"
+
+namespace tessera::gemm {
+
+template <class ElementA_, class ElementB_, bool kKMajorA_, bool kKMajorB_, int kBlockM_, int kBlockN_, int kBlockK_,
+          class Cluster_ = ClusterShape<1, 1>, bool kCtaPair_ = false>
+struct OperandTiles {
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using Cluster = Cluster_;
+  static constexpr bool kKMajorA = kKMajorA_, kKMajorB = kKMajorB_;
+  static constexpr bool kCtaPair = kCtaPair_;
+  static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = kBlockK_;
+  static constexpr int kElementBytesA = int(sizeof(ElementA));
+  static constexpr int kElementBytesB = int(sizeof(ElementB));
+
+  // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them,
+  // or (a pair's B) kept where it lands.
+  static constexpr int kSliceRowsA = kBlockM / Cluster::kN;
+  static constexpr int kSliceRowsB = kBlockN / Cluster::kM;
+  // B stages hold the whole N tile, or on a pair this CTA's half of it.
+  static constexpr int kStageRowsB = kCtaPair ? kSliceRowsB : kBlockN;
+  using TileA = Sw128OperandTile<kBlockM, kBlockK, kElementBytesA, kKMajorA>;
+  using TileB = Sw128OperandTile<kStageRowsB, kBlockK, kElementBytesB, kKMajorB>;
+  static constexpr int kStageBytes = TileA::kBytes + TileB::kBytes;
+
+  static_assert(kElementBytesA == kElementBytesB,
+                "Tessera TMA GEMM: A and B must have elements of the same size (one K tile is one "
+                "128-byte swizzled line of each)");
+  static_assert(kBlockK * kElementBytesA == 128,
+                "Tessera TMA GEMM: the K tile must be 128 bytes of elements (64 for 16-bit types): one "
+                "128-byte swizzled line per row, what TMA and the tensor cores exchange");
+  static_assert(Cluster::kM >= 1 && Cluster::kN >= 1 && Cluster::kSize <= 4,
+                "Tessera TMA GEMM: clusters of 1 to 4 CTAs (e.g. 1x1, 2x1, 1x2, 2x2) are supported");
+  static_assert(kSliceRowsA % (kKMajorA ? 8 : TileA::kLineElements) == 0 &&
+                    kSliceRowsB % (kKMajorB ? 8 : TileB::kLineElements) == 0,
+                "Tessera TMA GEMM: the cluster splits a shared tile into slices that are not whole "
+                "swizzle atoms (8 rows K-major, 128 bytes of columns MN-major): use a smaller cluster or "
+                "a larger tile");
+};
+
+}  // namespace tessera::gemm

@@ -1,0 +1,78 @@
+// Options every configuration takes after its own parameters, in any order, each at most once:
+//
+//   option::OutputElement<T>   D's element type (default: C's)
+//   option::Epilogue<E>        what is applied to each accumulator before the store
+//                              (gemm/epilogue/epilogue.hpp; default LinearCombination)
+//   option::Scheduler<S>       how output tiles (and K ranges) become units of work
+//                              (gemm/tile_scheduler.hpp; default: the family's own)
+//
+//   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
+//                              GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+//                              option::OutputElement<bf16>, option::Epilogue<MyEpilogue>>;
+//
+// A configuration reads them with ConfigOptions<Default scheduler, Options...>.
+#pragma once
+#include <type_traits>
+
+#include "tessera/gemm/epilogue/epilogue.hpp"
+
+namespace tessera::gemm {
+
+namespace option {
+template <class T>
+struct OutputElement {
+  using type = T;
+};
+template <class E>
+struct Epilogue {
+  using type = E;
+};
+template <class S>
+struct Scheduler {
+  using type = S;
+};
+}  // namespace option
+
+namespace detail {
+template <template <class> class Tag, class T>
+struct IsOption : std::false_type {};
+template <template <class> class Tag, class U>
+struct IsOption<Tag, Tag<U>> : std::true_type {};
+
+// The type of the first option of kind Tag, else Default.
+template <template <class> class Tag, class Default, class... Options>
+struct FindOption {
+  using type = Default;
+};
+template <template <class> class Tag, class Default, class First, class... Rest>
+struct FindOption<Tag, Default, First, Rest...> {
+  using type = typename std::conditional_t<IsOption<Tag, First>::value, First,
+                                           FindOption<Tag, Default, Rest...>>::type;
+};
+template <template <class> class Tag, class Default>
+struct FindOption<Tag, Default> {
+  using type = Default;
+};
+
+template <class T>
+constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
+                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value;
+template <template <class> class Tag, class... Options>
+constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
+}  // namespace detail
+
+template <class ElementC, class DefaultScheduler, class... Options>
+struct ConfigOptions {
+  static_assert((detail::is_known_option<Options> && ...),
+                "Tessera configuration: an option after the configuration's own parameters is not one of "
+                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>");
+  static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
+                    detail::count_option<option::Epilogue, Options...> <= 1 &&
+                    detail::count_option<option::Scheduler, Options...> <= 1,
+                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler) may be given once");
+  using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
+  using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
+  using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
+};
+
+}  // namespace tessera::gemm

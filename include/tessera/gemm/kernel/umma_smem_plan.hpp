@@ -1,0 +1,54 @@
+// The Blackwell kernel's shared and tensor memory (umma_gemm_kernel.hpp), planned from the
+// buffers' lifetimes (memory/smem_plan.hpp, memory/tmem_plan.hpp): the TMA path's stage
+// ring, epilogue staging and barriers, the generic path's plan (generic_path_smem_plan.hpp,
+// for Config::GenericConfig, the one-CTA form the generic path runs), and the accumulator
+// buffers in tensor memory. Host-includable: print_plans and the host tests read the plans.
+#pragma once
+#include <cstddef>
+#include <utility>
+
+#include "tessera/gemm/kernel/generic_path_smem_plan.hpp"
+#include "tessera/gemm/kernel/tma_stage_buffers.hpp"
+#include "tessera/gemm/umma_config.hpp"
+#include "tessera/memory/smem_plan.hpp"
+#include "tessera/memory/tmem_plan.hpp"
+
+namespace tessera::gemm {
+
+template <class Config>
+struct UmmaSmemPlan : TmaStageBuffers<Config> {
+  using Arch = typename Config::Arch;
+  using typename TmaStageBuffers<Config>::StagesA;
+  using typename TmaStageBuffers<Config>::StagesB;
+  using typename TmaStageBuffers<Config>::Staging;
+  struct Barriers : smem::Buffer<detail::umma_barrier_bytes(Config::kStages, Config::kAccumulatorBuffers), 16> {
+    static constexpr const char* kName = "barriers, TMEM base";
+  };
+  // Persistent and warp-specialised: the producer refills stages while the MMA warp reads
+  // them and the epilogue stages the previous tile's output, so nothing may share bytes.
+  using Producer = smem::Loop<smem::Step<smem::Read<Barriers>, smem::Write<StagesA, StagesB>>>;
+  using Mma = smem::Loop<smem::Step<smem::Read<Barriers, StagesA, StagesB>>>;
+  using Epilogue = smem::Seq<smem::Step<smem::Read<Barriers>, smem::Overwrite<Staging>>, smem::Step<smem::Read<Staging>>>;
+  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, Staging, Barriers>,
+                          smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
+                                    smem::Loop<smem::Parallel<Producer, Mma, Epilogue>>>>;
+  static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
+
+  // The generic path's shared memory, for the one-CTA form of the tile (B stages of the whole
+  // N), beside its accumulator barriers and TMEM base address.
+  using Generic = GenericPathSmemPlan<typename Config::GenericConfig::Operands, Arch,
+                                      detail::umma_barrier_bytes(0, Config::kAccumulatorBuffers)>;
+  using GenericPlan = typename Generic::Plan;
+
+  // ---- tensor memory ---------------------------------------------------------------------
+  using Accumulators = detail::AccumulatorPlan<Config::kBlockN,
+                                               std::make_integer_sequence<int, Config::kAccumulatorBuffers>>;
+  using TmemPlan = typename Accumulators::Plan;
+  static_assert(sizeof(tmem::AssertFits<Arch, TmemPlan>) > 0, "");
+  template <int kIndex>
+  using Accumulator = TmemAccumulator<Config::kBlockN, kIndex>;
+  // First TMEM column of accumulator buffer b, from the plan.
+  TESSERA_HOST_DEVICE static constexpr int accumulator_column(int b) { return Accumulators::column(b); }
+};
+
+}  // namespace tessera::gemm

@@ -1,0 +1,39 @@
+// The Hopper kernel's shared memory (wgmma_gemm_kernel.hpp), planned from the buffers'
+// lifetimes (memory/smem_plan.hpp): the TMA path's stage ring, epilogue staging and barriers,
+// and the generic path's plan (generic_path_smem_plan.hpp). Host-includable: print_plans and
+// the host tests read the plans.
+#pragma once
+#include <cstddef>
+
+#include "tessera/gemm/kernel/generic_path_smem_plan.hpp"
+#include "tessera/gemm/kernel/tma_stage_buffers.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/memory/smem_plan.hpp"
+
+namespace tessera::gemm {
+
+template <class Config>
+struct WgmmaSmemPlan : TmaStageBuffers<Config> {
+  using Arch = typename Config::Arch;
+  using typename TmaStageBuffers<Config>::StagesA;
+  using typename TmaStageBuffers<Config>::StagesB;
+  using typename TmaStageBuffers<Config>::Staging;
+  struct Barriers : smem::Buffer<detail::wgmma_barrier_bytes(Config::kStages), 16> {
+    static constexpr const char* kName = "barriers";
+  };
+  // Persistent and warp-specialised: the producer refills stages while the consumers
+  // stage the previous tile's output, so nothing may share bytes.
+  using Producer = smem::Loop<smem::Step<smem::Read<Barriers>, smem::Write<StagesA, StagesB>>>;
+  using Consumer = smem::Seq<smem::Loop<smem::Step<smem::Read<Barriers, StagesA, StagesB>>>,
+                             smem::Step<smem::Overwrite<Staging>>, smem::Step<smem::Read<Staging>>>;
+  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, Staging, Barriers>,
+                          smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
+                                    smem::Loop<smem::Parallel<Producer, Consumer>>>>;
+  static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
+
+  // The generic path: one CTA, no cluster.
+  using Generic = GenericPathSmemPlan<typename Config::GenericOperands, Arch>;
+  using GenericPlan = typename Generic::Plan;
+};
+
+}  // namespace tessera::gemm
