@@ -38,7 +38,24 @@ namespace tessera {
   X(kErrorOutOfResources, "the launch asked for more registers, threads or shared memory "  \
                           "than the device has")                                            \
   X(kErrorLaunchFailed, "the kernel launch failed")                                         \
-  X(kErrorInvalidValue, "the runtime rejected an argument (invalid value)")                 \
+  X(kErrorInvalidValue, "the runtime or driver rejected an argument (invalid value)")       \
+  X(kErrorNoContext, "no CUDA context is current on the calling thread, or the "            \
+                     "current one was destroyed (CUDA_ERROR_INVALID_CONTEXT, "              \
+                     "CONTEXT_IS_DESTROYED)")                                               \
+  X(kErrorDriverNotInitialized, "the GPU driver is not initialized in this process "        \
+                                "(CUDA_ERROR_NOT_INITIALIZED: cuInit was not called)")      \
+  X(kErrorDriverShutDown, "the GPU driver or runtime is shutting down (a call made "        \
+                          "during process exit, e.g. from a static destructor)")            \
+  X(kErrorDriverTooOld, "the CUDA driver is older than a call needs "                       \
+                        "(cuTensorMapEncodeTiled, reached through the driver's entry "      \
+                        "points, needs a CUDA 12 driver)")                                  \
+  X(kErrorInvalidDevice, "the device ordinal the calling thread uses is not a valid "       \
+                         "device (a cudaSetDevice / hipSetDevice ordinal out of range)")    \
+  X(kErrorInvalidHandle, "a stream or other handle is invalid: destroyed, or created "      \
+                         "on another device or in another context than the current one")    \
+  X(kErrorStreamCapture, "a call that CUDA graph capture forbids was made while a "         \
+                         "stream was being captured (see cudaStreamCaptureMode), or "       \
+                         "the capture was invalidated")                                     \
   X(kErrorRuntime, "the GPU runtime reported an error not listed here")
 
 enum class Status : int {

@@ -7,7 +7,6 @@
 // the operands' own element sizes), which the host tests check for 1-, 2- and 4-byte
 // elements, then encoded (CUDA only).
 #pragma once
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -22,6 +21,7 @@
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/tma_packing.hpp"
 #include "tessera/runtime/device.hpp"
+#include "tessera/runtime/device_cache.hpp"
 
 #if defined(TESSERA_CUDA)
 #include "tessera/gemm/kernel/copy_lines_kernel.hpp"
@@ -153,35 +153,29 @@ void fill(TmaGemmParams<Config>& p, const Args<Config>& a) {
 }
 
 // Clusters that are resident at once (one CTA per SM: the plan fills shared memory), asked
-// of the runtime once per kernel and device.
+// of the runtime once per kernel and device (runtime/device_cache.hpp: each device its own).
 template <auto kKernel, class Cluster>
 Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int* clusters) {
   if constexpr (Cluster::kSize == 1) {
     *clusters = d.multiprocessors;
     return Status::kSuccess;
   } else {
-    static std::atomic<int> cached[64] = {};
-    if (d.id >= 0 && d.id < 64 && cached[d.id].load(std::memory_order_relaxed) > 0) {
-      *clusters = cached[d.id].load(std::memory_order_relaxed);
-      return Status::kSuccess;
-    }
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(unsigned(d.multiprocessors / Cluster::kSize * Cluster::kSize));
-    config.blockDim = dim3(unsigned(threads));
-    config.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = Cluster::kSize;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    int n = 0;
-    TESSERA_RETURN_IF_CUDA_ERROR(cudaOccupancyMaxActiveClusters(&n, kKernel, &config));
-    if (n <= 0) return Status::kErrorOutOfResources;
-    if (d.id >= 0 && d.id < 64) cached[d.id].store(n, std::memory_order_relaxed);
-    *clusters = n;
-    return Status::kSuccess;
+    static PerDeviceCache<int> cached;
+    return cached.get(d.id, clusters, [&](int, int* n) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(unsigned(d.multiprocessors / Cluster::kSize * Cluster::kSize));
+      config.blockDim = dim3(unsigned(threads));
+      config.dynamicSmemBytes = smem;
+      cudaLaunchAttribute attribute[1];
+      attribute[0].id = cudaLaunchAttributeClusterDimension;
+      attribute[0].val.clusterDim.x = Cluster::kSize;
+      attribute[0].val.clusterDim.y = 1;
+      attribute[0].val.clusterDim.z = 1;
+      config.attrs = attribute;
+      config.numAttrs = 1;
+      TESSERA_RETURN_IF_CUDA_ERROR(cudaOccupancyMaxActiveClusters(n, kKernel, &config));
+      return *n > 0 ? Status::kSuccess : Status::kErrorOutOfResources;
+    });
   }
 }
 

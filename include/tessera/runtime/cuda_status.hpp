@@ -12,8 +12,10 @@
 namespace tessera {
 
 // Groups the codes a caller can act on (no device: skip; wrong architecture: rebuild
-// for this GPU; out of resources: pick a smaller configuration); everything else is
-// kErrorRuntime, and the caller still has the original code for cudaGetErrorString.
+// for this GPU; out of resources: pick a smaller configuration; no context, invalid
+// device or handle, stream capture: fix the calling thread's CUDA state); everything
+// else is kErrorRuntime, and the caller still has the original code for
+// cudaGetErrorString. The driver's CUresult codes map the same way (cuda_driver.hpp).
 TESSERA_HOST_DEVICE constexpr Status status_from_cuda(cudaError_t error) {
   switch (error) {
     case cudaSuccess:
@@ -22,6 +24,28 @@ TESSERA_HOST_DEVICE constexpr Status status_from_cuda(cudaError_t error) {
       return Status::kErrorOutOfMemory;
     case cudaErrorInvalidValue:
       return Status::kErrorInvalidValue;
+    // The thread's context: none current (201 is "invalid device context"), or destroyed.
+    case cudaErrorDeviceUninitialized:
+    case cudaErrorContextIsDestroyed:
+      return Status::kErrorNoContext;
+    case cudaErrorCudartUnloading:
+      return Status::kErrorDriverShutDown;
+    case cudaErrorCallRequiresNewerDriver:
+      return Status::kErrorDriverTooOld;
+    case cudaErrorInvalidDevice:
+      return Status::kErrorInvalidDevice;
+    case cudaErrorInvalidResourceHandle:
+      return Status::kErrorInvalidHandle;
+    case cudaErrorStreamCaptureUnsupported:
+    case cudaErrorStreamCaptureInvalidated:
+    case cudaErrorStreamCaptureMerge:
+    case cudaErrorStreamCaptureUnmatched:
+    case cudaErrorStreamCaptureUnjoined:
+    case cudaErrorStreamCaptureIsolation:
+    case cudaErrorStreamCaptureImplicit:
+    case cudaErrorCapturedEvent:
+    case cudaErrorStreamCaptureWrongThread:
+      return Status::kErrorStreamCapture;
     // A missing or too-old driver (e.g. a container without the GPU mapped in) is
     // what "no device" looks like from the runtime; callers skip in all three cases.
     case cudaErrorNoDevice:

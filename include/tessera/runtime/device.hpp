@@ -1,14 +1,15 @@
 // Facts about the current device that host code plans and checks launches with: which
 // architecture it is (so a configuration built for another one is refused before it is
 // launched), its multiprocessor count and its shared-memory limit. Read once per device
-// and cached.
+// and cached per process, keyed by device ordinal (device_cache.hpp): each thread gets the
+// facts of the device it selected.
 #pragma once
-#include <atomic>
 #include <cstddef>
 #include <cstring>
-#include <mutex>
 
 #include "tessera/core/status.hpp"
+#include "tessera/runtime/context.hpp"
+#include "tessera/runtime/device_cache.hpp"
 #include "tessera/runtime/stream.hpp"
 
 namespace tessera {
@@ -86,37 +87,20 @@ inline Status query_device(int device, DeviceInfo* out) {
 }
 }  // namespace detail
 
-// The current device's facts, queried once per device id and process.
+// The calling thread's device and its facts. Also the step that makes the thread ready for
+// the driver calls that follow (context.hpp: on a thread that never used CUDA, the device's
+// primary context is bound first), so every Gemm entry point that reaches the device calls
+// this before anything else that touches it.
 inline Status current_device(DeviceInfo* out) {
   int device = 0;
-#if defined(TESSERA_HIP)
-  TESSERA_RETURN_IF_HIP_ERROR(hipGetDevice(&device));
-#elif defined(TESSERA_CUDA)
-  TESSERA_RETURN_IF_CUDA_ERROR(cudaGetDevice(&device));
-#endif
+  const Status bound = bind_thread_context(&device);
+  if (!ok(bound)) return bound;
 #if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
   // The emulator may change the device it emulates between launches: never cache.
   return detail::query_device(device, out);
 #else
-  constexpr int kCached = 64;
-  // A reader sees either no entry (and queries) or a fully written one: the flag is
-  // released after the entry, which only the first filler (under the lock) writes.
-  static DeviceInfo cache[kCached];
-  static std::atomic<bool> filled[kCached];
-  static std::mutex fill;
-  if (device >= 0 && device < kCached && filled[device].load(std::memory_order_acquire)) {
-    *out = cache[device];
-    return Status::kSuccess;
-  }
-  const Status s = detail::query_device(device, out);
-  if (ok(s) && device >= 0 && device < kCached) {
-    const std::lock_guard<std::mutex> lock(fill);
-    if (!filled[device].load(std::memory_order_relaxed)) {
-      cache[device] = *out;
-      filled[device].store(true, std::memory_order_release);
-    }
-  }
-  return s;
+  static PerDeviceCache<DeviceInfo> facts;
+  return facts.get(device, out, detail::query_device);
 #endif
 }
 

@@ -32,6 +32,27 @@ TESSERA_HOST_DEVICE constexpr Status status_from_hip(hipError_t error) {
       return Status::kErrorOutOfMemory;
     case hipErrorInvalidValue:
       return Status::kErrorInvalidValue;
+    case hipErrorInvalidContext:
+    case hipErrorContextIsDestroyed:
+      return Status::kErrorNoContext;
+    case hipErrorNotInitialized:
+      return Status::kErrorDriverNotInitialized;
+    case hipErrorDeinitialized:
+      return Status::kErrorDriverShutDown;
+    case hipErrorInvalidDevice:
+      return Status::kErrorInvalidDevice;
+    case hipErrorInvalidHandle:
+      return Status::kErrorInvalidHandle;
+    case hipErrorStreamCaptureUnsupported:
+    case hipErrorStreamCaptureInvalidated:
+    case hipErrorStreamCaptureMerge:
+    case hipErrorStreamCaptureUnmatched:
+    case hipErrorStreamCaptureUnjoined:
+    case hipErrorStreamCaptureIsolation:
+    case hipErrorStreamCaptureImplicit:
+    case hipErrorCapturedEvent:
+    case hipErrorStreamCaptureWrongThread:
+      return Status::kErrorStreamCapture;
     case hipErrorNoDevice:
     case hipErrorInsufficientDriver:
       return Status::kErrorNoDevice;

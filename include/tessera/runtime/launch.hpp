@@ -18,6 +18,11 @@
 #include "tessera/core/status.hpp"
 #include "tessera/runtime/stream.hpp"
 
+#if defined(TESSERA_CUDA)
+#include "tessera/runtime/context.hpp"
+#include "tessera/runtime/device_cache.hpp"
+#endif
+
 namespace tessera {
 
 struct LaunchShape {
@@ -58,15 +63,41 @@ Status allow_dynamic_smem(std::size_t) {
 
 #elif defined(TESSERA_CUDA) || defined(TESSERA_HIP)
 
-// Past 48 KiB a CUDA kernel must opt in to its dynamic shared memory; done once per
-// kernel and process (the answer is cached). AMD kernels declare their LDS statically.
+// Past 48 KiB a CUDA kernel must opt in to its dynamic shared memory. The opt-in belongs
+// to the kernel in one context, so it is made once per kernel and device, in the first
+// context that launches it there (normally the device's primary context, the runtime's),
+// and remembered with that context (device_cache.hpp): a thread on device 1 opts in on
+// device 1, and a thread that arrives while another opts in waits for it before launching.
+// A thread whose current context on that device is another one (made with the driver API),
+// or a request for more bytes than the first, opts in on every call. AMD kernels declare
+// their LDS statically.
 template <auto kKernel>
 Status allow_dynamic_smem(std::size_t bytes) {
 #if defined(TESSERA_CUDA)
   if (bytes > 48 * 1024) {
-    static const Status once = status_from_cuda(
-        cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    return once;
+    auto opt_in = [bytes] {
+      return status_from_cuda(
+          cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    };
+    int device = 0;
+    TESSERA_RETURN_IF_CUDA_ERROR(cudaGetDevice(&device));
+    CUcontext context = nullptr;
+    const Status found = current_context(&context);
+    if (!ok(found)) return found;
+    struct OptIn {
+      CUcontext context;
+      std::size_t bytes;
+    };
+    static PerDeviceCache<OptIn> first_opt_in;
+    OptIn first{};
+    const Status s = first_opt_in.get(device, &first, [&](int, OptIn* made) {
+      const Status set = opt_in();
+      if (ok(set)) *made = {context, bytes};
+      return set;
+    });
+    if (!ok(s)) return s;
+    if (first.context == context && first.bytes >= bytes) return Status::kSuccess;
+    return opt_in();
   }
 #endif
   (void)bytes;

@@ -4,10 +4,13 @@
 // which is how a GEMM's edge tiles cost nothing extra.
 //
 // Host: make_tensor_map_2d() builds a map through the driver's cuTensorMapEncodeTiled,
-// reached with cudaGetDriverEntryPointByVersion (no -lcuda needed). The rules the
-// driver enforces, which can_implement checks first: the base address 16-byte aligned,
-// every stride a multiple of 16 bytes and below 2^40, extents at most 2^32, the box's
-// inner extent times the element size at most the swizzle width (128 bytes here).
+// reached with cudaGetDriverEntryPointByVersion (no -lcuda needed: runtime/cuda_driver.hpp).
+// Like most driver calls it needs a context current on the calling thread: Gemm::run binds
+// one first (runtime/context.hpp); a failure returns the driver's reason as a Status
+// (kErrorNoContext, kErrorInvalidValue, ...). The rules the driver enforces, which
+// can_implement checks first: the base address 16-byte aligned, every stride a multiple of
+// 16 bytes and below 2^40, extents at most 2^32, the box's inner extent times the element
+// size at most the swizzle width (128 bytes here).
 #pragma once
 #include <cstdint>
 
@@ -19,7 +22,7 @@
 #include <cuda.h>  // CUtensorMap and its enums (types only: the driver is called through a pointer)
 #include <cuda_runtime_api.h>
 
-#include "tessera/runtime/cuda_status.hpp"
+#include "tessera/runtime/cuda_driver.hpp"
 #endif
 
 namespace tessera::nvidia {
@@ -53,17 +56,10 @@ inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMap
   using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                               const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-  static Encode encode = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      return Encode(nullptr);
-    }
-    return reinterpret_cast<Encode>(fn);
-  }();
-  if (encode == nullptr) return Status::kErrorRuntime;
+  static DriverFunction<Encode> encode_entry{"cuTensorMapEncodeTiled", 12000};
+  Encode encode = nullptr;
+  const Status found = encode_entry.get(&encode);
+  if (!ok(found)) return found;
   // The driver rejects an extent of 0: an empty operand still gets a valid (unused) map.
   const cuuint64_t dims[2] = {inner > 0 ? inner : 1, outer > 0 ? outer : 1};
   const cuuint64_t strides[1] = {pitch_bytes > 0 ? pitch_bytes : 16};
@@ -73,7 +69,7 @@ inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMap
   const CUresult r = encode(map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? Status::kSuccess : Status::kErrorInvalidValue;
+  return status_from_cu(r);
 }
 
 // ---- device: copies -------------------------------------------------------------------
