@@ -68,6 +68,14 @@ Error launch_and_fetch(P& p, const Impl<P>& impl, ImplSlot& slot, const DeviceBu
   return D.to_host(out);
 }
 
+// fn(begin, end, slice) on kSlices contiguous slices of [0, n), in parallel (contiguous,
+// so that no two threads write one cache line but at a slice's edge).
+constexpr std::size_t kSlices = 16;
+template <class Fn>
+void parallel_slices(std::size_t n, const Fn& fn) {
+  parallel_for(kSlices, [&](std::size_t t) { fn(n * t / kSlices, n * (t + 1) / kSlices, t); });
+}
+
 // An output (M x N through LC with leading dimension ld) judged: within `tol` of float64
 // on the sampled rows, and within 2 tol of the full-matrix reference (both err, in
 // different directions), every element written and finite. Several matrices (a batch, a
@@ -205,6 +213,10 @@ struct GemmProblem : ProblemBase {
   }
 
   Error build();
+
+  // In place, D grows by alpha A B a call: each repetition starts again from C (101
+  // calls at the suite's deepest K, |A B| < ~400, stay below fp16's largest value).
+  Error before_repetition() override { return in_place() ? D.copy_from(C) : Error{}; }
 
   // Runs `impl` once on a prepared D and judges the output; the floor was checked when
   // the problem was built.

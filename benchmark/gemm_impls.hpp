@@ -86,6 +86,7 @@ Error launch_blas_lt(P& p, ImplSlot& slot) {
 
 template <class P>
 Error launch_floor(P& p, ImplSlot&) {
+  if (!p.floor_error.empty()) return p.floor_error;  // not set up: say why, not what launching then did
   return p.floor.launch();
 }
 

@@ -14,6 +14,7 @@
 #if defined(TESSERA_CUDA)
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>

@@ -135,8 +135,9 @@ Error lt_make_plan(const LtMatmulSpec& s, const void* x, const void* y, void* d,
     st = cublasLtMatmulAlgoGetHeuristic(g_lt.handle, plan->desc, plan->x, plan->y, plan->d, plan->d, pref,
                                         kLtCandidates, found, &count);
   }
-  cublasLtMatmulPreferenceDestroy(pref);
+  const cublasStatus_t destroyed = cublasLtMatmulPreferenceDestroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS) return blas_error(st, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__);
+  BENCH_LT(destroyed);
   if (count == 0) return "cuBLASLt proposed no algorithm for this problem";
   plan->candidates = count;
 
