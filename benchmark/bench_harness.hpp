@@ -128,6 +128,16 @@ Error spin_before_timing() {
 
 // ---- device buffers and fills -------------------------------------------------------------
 
+// A copy in any direction, queued on the harness's stream (unified addressing tells the
+// runtime the direction).
+inline gpu::error_t copy_on_stream(void* dst, const void* src, std::size_t bytes) {
+#if defined(TESSERA_HIP)
+  return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, g_dev.stream);
+#else
+  return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, g_dev.stream);
+#endif
+}
+
 template <class T>
 struct DeviceBuffer {
   T* ptr = nullptr;
@@ -143,15 +153,32 @@ struct DeviceBuffer {
     BENCH_GPU(gpu::malloc_elements(&ptr, std::max<std::size_t>(n, 1)));
     return {};
   }
-  Error to_host(std::vector<T>& out) const {
-    out.resize(count);
-    BENCH_GPU(gpu::copy_to_host_async(out.data(), ptr, count * sizeof(T), g_dev.stream));
+  Error to_host(std::vector<T>& out) const { return to_host(out, 0, count); }
+  // Elements [first, first + n) only (a few rows or batches of a large output).
+  Error to_host(std::vector<T>& out, std::size_t first, std::size_t n) const {
+    if (first + n > count) return "DeviceBuffer::to_host: range beyond the buffer";
+    out.resize(n);
+    BENCH_GPU(gpu::copy_to_host_async(out.data(), ptr + first, n * sizeof(T), g_dev.stream));
     BENCH_GPU(gpu::stream_synchronize(g_dev.stream));
+    return {};
+  }
+  // Host data in, on the harness's stream (gpu.hpp's copy_to_device uses the legacy
+  // stream, which the harness's non-blocking stream does not wait for).
+  Error from_host(const std::vector<T>& in) {
+    if (in.size() != count) return "DeviceBuffer::from_host: size mismatch";
+    BENCH_GPU(copy_on_stream(ptr, in.data(), count * sizeof(T)));
+    BENCH_GPU(gpu::stream_synchronize(g_dev.stream));
+    return {};
+  }
+  // Another buffer's contents, queued on the harness's stream (no wait).
+  Error copy_from(const DeviceBuffer<T>& src) {
+    if (src.count != count) return "DeviceBuffer::copy_from: size mismatch";
+    BENCH_GPU(copy_on_stream(ptr, src.ptr, count * sizeof(T)));
     return {};
   }
 };
 
-__device__ __forceinline__ std::uint64_t splitmix64(std::uint64_t x) {
+__host__ __device__ __forceinline__ std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -210,6 +237,9 @@ Error fill_poison(DeviceBuffer<T>& b) {
 
 struct Events {
   gpu::event_t start = nullptr, stop = nullptr;
+  Events() = default;
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
   Error create() {
     BENCH_GPU(gpu::event_create(&start));
     BENCH_GPU(gpu::event_create(&stop));
@@ -221,34 +251,37 @@ struct Events {
   }
 };
 
-// Times one call of `launch` (returning Error) per benchmark iteration between two
-// events, as manual time, and sets the TFLOP/s and GB/s counters from `flops` and
-// `bytes` per call. An error in the loop skips the benchmark there; an error before it
-// (the events) is returned, with nothing timed.
+// One call of `launch` between two events: the L2 flushed first (unless --hot) and the
+// spin queued, both before the start event, so neither is timed.
 template <class Launch>
-Error time_iterations(benchmark::State& state, double flops, double bytes, const Launch& launch) {
+Error timed_call(const Events& ev, int iteration, const Launch& launch, double& seconds) {
+  if (!g_opt.hot) BENCH_TRY(flush_l2(iteration));
+  BENCH_TRY(spin_before_timing());
+  BENCH_GPU(gpu::event_record(ev.start, g_dev.stream));
+  BENCH_TRY(launch());
+  BENCH_GPU(gpu::event_record(ev.stop, g_dev.stream));
+  BENCH_GPU(gpu::event_synchronize(ev.stop));
+  float ms = 0.0f;
+  BENCH_GPU(gpu::event_elapsed_ms(&ms, ev.start, ev.stop));
+  seconds = double(ms) * 1e-3;
+  return {};
+}
+
+// Times one call of `launch` (returning Error) per benchmark iteration, as manual time,
+// and sets the TFLOP/s (when flops > 0) and GB/s counters from `flops` and `bytes` per
+// call; `mean_seconds`, when given, receives the mean time per call. An error in the loop
+// skips the benchmark there; an error before it (the events) is returned, with nothing
+// timed.
+template <class Launch>
+Error time_iterations(benchmark::State& state, double flops, double bytes, const Launch& launch,
+                      double* mean_seconds = nullptr) {
   Events ev;
   BENCH_TRY(ev.create());
-  gpu::event_t start = ev.start, stop = ev.stop;
-
   int iteration = 0;
-  auto one = [&](double& seconds) -> Error {
-    if (!g_opt.hot) BENCH_TRY(flush_l2(iteration));  // before the start event: untimed
-    BENCH_TRY(spin_before_timing());
-    BENCH_GPU(gpu::event_record(start, g_dev.stream));
-    BENCH_TRY(launch());
-    BENCH_GPU(gpu::event_record(stop, g_dev.stream));
-    BENCH_GPU(gpu::event_synchronize(stop));
-    float ms = 0.0f;
-    BENCH_GPU(gpu::event_elapsed_ms(&ms, start, stop));
-    seconds = double(ms) * 1e-3;
-    ++iteration;
-    return {};
-  };
   double total = 0.0;
   for (auto _ : state) {
     double seconds = 0.0;
-    const Error err = one(seconds);
+    const Error err = timed_call(ev, iteration++, launch, seconds);
     if (!err.empty()) {
       state.SkipWithError(err.c_str());
       break;
@@ -258,9 +291,23 @@ Error time_iterations(benchmark::State& state, double flops, double bytes, const
   }
   if (total > 0.0) {
     const double n = double(state.iterations());
-    state.counters["TFLOP/s"] = benchmark::Counter(flops * n / total / 1e12);
+    if (flops > 0.0) state.counters["TFLOP/s"] = benchmark::Counter(flops * n / total / 1e12);
     state.counters["GB/s"] = benchmark::Counter(bytes * n / total / 1e9);
+    if (mean_seconds) *mean_seconds = total / n;
   }
+  return {};
+}
+
+// The median time of `runs` calls of `launch`, each timed as above (for a reference
+// measured while a problem is set up, outside any benchmark).
+template <class Launch>
+Error median_seconds(int runs, const Launch& launch, double& median) {
+  Events ev;
+  BENCH_TRY(ev.create());
+  std::vector<double> t(std::size_t(std::max(runs, 1)));
+  for (std::size_t i = 0; i < t.size(); ++i) BENCH_TRY(timed_call(ev, int(i), launch, t[i]));
+  std::sort(t.begin(), t.end());
+  median = t[t.size() / 2];
   return {};
 }
 
@@ -341,22 +388,26 @@ Error add_device_context() {
 void usage() {
   std::printf(
       "tessera_bench [tessera options] [Google Benchmark options]\n"
+      "  --suite=A,B       the suites to register (names below, or all)\n"
       "  --hot             no L2 flush between iterations (env TESSERA_BENCH_HOT=1)\n"
       "  --reps=N          repetitions per benchmark, median reported (default 5)\n"
       "  --target-ms=T     timed work per repetition used to pick iterations (default 50)\n"
       "  --min-iters=N     --max-iters=N   bounds on iterations (default 10, 100)\n"
       "  --seed=S          fixed input seed (default: fresh every run)\n"
       "  --device-name     print the device name as used in result file names, and exit\n"
-      "  e.g. --benchmark_filter='^fp32/' --benchmark_out=r.json --benchmark_out_format=json\n\n");
+      "  e.g. --suite=llm --benchmark_filter='^llm_bf16/' --benchmark_out=r.json --benchmark_out_format=json\n\n");
 }
 
 struct CommandLine {
   bool print_device_name = false;
   bool list_only = false;
+  bool help = false;
+  std::string suites;       // --suite: empty for the build's default
   std::vector<char*> rest;  // argv[0] and what Google Benchmark is to see
 };
 
-// Our flags into g_opt; what is left goes to Google Benchmark.
+// Our flags into g_opt (and the suites into the command line); what is left goes to
+// Google Benchmark.
 CommandLine parse_command_line(int argc, char** argv) {
   CommandLine cl;
   cl.rest = {argv[0]};
@@ -366,6 +417,8 @@ CommandLine parse_command_line(int argc, char** argv) {
     auto value = [&](const char* flag) { return a.substr(std::strlen(flag)); };
     if (a == "--hot") {
       g_opt.hot = true;
+    } else if (a.rfind("--suite=", 0) == 0) {
+      cl.suites = value("--suite=");
     } else if (a.rfind("--reps=", 0) == 0) {
       g_opt.repetitions = std::max(1, std::atoi(value("--reps=").c_str()));
     } else if (a.rfind("--target-ms=", 0) == 0) {
@@ -379,7 +432,10 @@ CommandLine parse_command_line(int argc, char** argv) {
     } else if (a == "--device-name") {
       cl.print_device_name = true;
     } else {
-      if (a == "--help" || a == "-h") usage();
+      if (a == "--help" || a == "-h") {
+        usage();
+        cl.help = true;
+      }
       if (a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true") cl.list_only = true;
       cl.rest.push_back(argv[i]);
     }

@@ -215,8 +215,9 @@ Error add_blas_context() {
   benchmark::AddCustomContext("cublas", std::to_string(cublas / 10000) + "." +
                                             std::to_string((cublas / 100) % 100) + "." +
                                             std::to_string(cublas % 100));
-  benchmark::AddCustomContext("baselines", "cuBLAS SGEMM pedantic (no TF32); cuBLAS GemmEx "
-                                           "COMPUTE_32F for 16-bit inputs; naive 16x16 FMA kernel");
+  benchmark::AddCustomContext("baselines", "cuBLAS SGEMM pedantic (no TF32); cuBLAS GemmEx, GemmGroupedBatchedEx "
+                                           "and GemmStridedBatchedEx COMPUTE_32F for 16-bit inputs; naive 16x16 "
+                                           "FMA kernel");
 #elif TESSERA_BENCH_HAS_BLAS
   char rocblas_version[128] = {};
   BENCH_BLAS(rocblas_get_version_string(rocblas_version, sizeof rocblas_version));

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # On the GPU machine: build tessera_bench, run it, keep the Google Benchmark JSON (and the
-# plots) in benchmark/results/ and in $OUT, and print the markdown table last.
+# plots) in benchmark/results/ and in $OUT, and print the markdown tables last.
 #
-#   scripts/device_bench.sh                                # cold L2, every type and shape
+#   scripts/device_bench.sh                                # the default suites (llm, fp8, many), cold L2
+#   scripts/device_bench.sh --suite=llm                    # one suite (-> *_llm.json)
+#   scripts/device_bench.sh --suite=classic                # the row-major fp32/16-bit suite
 #   scripts/device_bench.sh --hot                          # L2 not flushed (-> *_hot.json)
-#   scripts/device_bench.sh --benchmark_filter='^fp32/'    # one type (-> *_subset.json)
+#   scripts/device_bench.sh --benchmark_filter='^llm_bf16/'  # a subset (-> *_subset.json)
 #   scripts/device_bench.sh --reps=3 --target-ms=30        # quicker, noisier
-# Every argument goes to tessera_bench (see benchmark/README.md).
+# Every argument goes to tessera_bench (see benchmark/README.md for the suites and their
+# expected run times).
 #
 # Environment: OUT (results and logs are copied there), TESSERA_BENCH_BUILD_DIR (default
 # build/gpu, the gpu preset's), TESSERA_BENCH_BUDGET_S (wall-time budget of the whole
-# script, build included; default 480), TESSERA_GIT_REV (recorded in the JSON when the
+# script, build included; default 540), TESSERA_GIT_REV (recorded in the JSON when the
 # tree has no .git), TESSERA_BENCH_RESULTS_DIR (default benchmark/results).
 set -euo pipefail
 t0=$SECONDS
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-budget=${TESSERA_BENCH_BUDGET_S:-480}
+budget=${TESSERA_BENCH_BUDGET_S:-540}
 build=${TESSERA_BENCH_BUILD_DIR:-build/gpu}
 logs=${OUT:-$root/build/bench-logs}
 results=${TESSERA_BENCH_RESULTS_DIR:-benchmark/results}
@@ -59,6 +62,7 @@ suffix=""
 for a in "$@"; do
   case $a in
     --hot) suffix="${suffix}_hot" ;;
+    --suite=*) suffix="${suffix}_$(echo "${a#--suite=}" | tr ',' '-')" ;;
     --benchmark_filter=*) suffix="${suffix}_subset" ;;
   esac
 done
@@ -80,7 +84,7 @@ timeout --signal=TERM --kill-after=15 "$left" "$bin" --benchmark_out="$json" \
 rc=${PIPESTATUS[0]}
 set -e
 if ((rc == 124)); then
-  say "tessera_bench ran past ${left}s and was stopped: the JSON is incomplete; use --reps/--target-ms or a filter"
+  say "tessera_bench ran past ${left}s and was stopped: the JSON is incomplete; use --suite, --reps/--target-ms or a filter"
 fi
 if ((rc != 0)); then
   say "tessera_bench exited with $rc (log: $logs/bench.log)"
