@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Proves the GPU suites can fail: builds each against a copy of the headers with one
 # deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
-#   FMA family:   the K-edge check drops the last column of K;
+#   FMA family:   the K-edge check drops the last column of K; the split-K workspace slice
+#                 offset with M and N swapped (caught on 33 x 17 and 130 x 67: a wrong
+#                 result, or a write into the workspace's guard);
 #   wgmma family: the consumers read B from the next stage of the ring (a stage index off
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
@@ -34,6 +36,8 @@ build_mutant() {  # <name> <header> <sed expression> <test source>
 if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
+  build_mutant test_fma_gemm_mutant_split_k tessera/gemm/kernel/fma_gemm_kernel.hpp \
+    's/slice_elements(p\.M, p\.N)/slice_elements(p.N, p.M)/' test/gpu/test_fma_gemm.cu
   build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/wgmma_mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
@@ -63,6 +67,7 @@ check() {  # <binary> <filter> <what>
   fi
 }
 check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
+check test_fma_gemm_mutant_split_k "[splitk]" "FMA split-K with the slice offset's M and N swapped"
 check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"

@@ -25,11 +25,20 @@
 //
 // The operand's last dword: when an operand ends at an odd element (an odd K for a
 // K-contiguous operand, an odd M or N for the others), its last dword holds the last
-// element and two bytes past the operand. Whether the range check returns such a dword's
-// in-range half or zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
-// emulator reads 0 and reports it), so no 16-byte load may rely on it: only the
-// prologue's checked load reaches the operand's last K line, and it ends its descriptor at
-// the last whole dword and loads the last element on its own (load<true>).
+// element and two bytes past the operand. Whether the range check returns such a dword
+// whole or as zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
+// emulator runs the kernels under both answers), so its value must not reach D:
+//  - the last element itself is read by the prologue alone (the last K tile goes first:
+//    gemm/k_tile_order.hpp), whose checked descriptor ends at the last whole dword; the
+//    element comes from one 2-byte load (load<true>);
+//  - main-loop loads of rows inside M (columns inside N) never reach the last K line;
+//  - main-loop loads of an M- or N-contiguous operand can still meet the dword, through
+//    tile rows past M (columns past N): with a leading dimension shorter than the tile
+//    (e.g. M = 1, lda = 8), row r of K line k is line k + r / lda's data, down to the last
+//    one. Those bytes land in tile rows past M (columns past N), and row i of A (column j
+//    of B) reaches only row i (column j) of the block's D, which the epilogue does not
+//    store past M (N). test/emulator/test_mfma_emulated.cpp runs such shapes under both
+//    answers.
 //
 // Direct-to-LDS (gfx950, the async schedule): load_direct() sends each wave's 1 KiB LDS
 // chunks straight from global memory, lane i's 16 bytes landing at chunk + 16 i. The
