@@ -16,10 +16,10 @@ template <class T>
 constexpr bool is_fma_element =
     std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
 
-// Defaults per vendor, measured (benchmark/notes/fma.md). Hopper: a 128x256x16 tile of
-// 256 threads at 16x8 outputs each (0.90x cuBLAS SGEMM at 4096^3, 0.91x at 8192^3 on an
-// H200), which leaves 11-32 registers of the 255 free; the equally fast 512 threads at
-// 8x8 sat at their 128-register cap and spilled in some instantiations. AMD: the tile
+// Defaults per vendor, measured (benchmark/notes/fma.md has the numbers). Hopper: a
+// 128x256x16 tile of 256 threads at 16x8 outputs each, which leaves registers free; the
+// equally fast 512 threads at 8x8 sat at their 128-register cap and spilled in some
+// instantiations. AMD: the tile
 // must fit gfx942's 64 KiB of LDS. One block per SM / CU in both: the NVIDIA tile uses
 // the register file, the AMD tile's 33 KiB of LDS leave gfx942 no room for a second.
 template <class Arch>

@@ -15,8 +15,8 @@
 //             the copies (tma_packing.hpp says why and what it costs); also without a
 //             workspace when only D is misaligned (TMA loads, direct stores of D);
 //   kGeneric  A or B misaligned and no workspace: the tensor-core main loop fed by realigning
-//             ordinary loads, bounds-checked stores (about 8x slower than kPacked on the
-//             odd shape 4097x4095x4103, benchmark/notes/wgmma.md).
+//             ordinary loads, bounds-checked stores (several times slower than kPacked:
+//             benchmark/notes/wgmma.md).
 // No alignment is required beyond the element's. C is read with ordinary loads on every
 // path, so its pointer and pitch never change the path.
 // Compile with nvcc for sm_90a (-gencode=arch=compute_90a,code=sm_90a).

@@ -152,7 +152,7 @@ struct MfmaSmemPlan {
   static_assert(Plan::kTotalBytes * Config::kBlocksPerCu <= Config::Arch::kSmemBytesPerBlock,
                 "Tessera MFMA GEMM: the one-cluster ping-pong runs two workgroups per CU, so its "
                 "LDS plan must fit in half the CU's LDS (32 KiB on gfx942, 80 KiB on gfx950); use a "
-                "smaller tile (128x128x64 is the seed's shape)");
+                "smaller tile (128x128x64 is Triton BlockPingpong's shape)");
 };
 
 }  // namespace tessera::gemm
