@@ -16,7 +16,7 @@
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -52,20 +52,11 @@ constexpr int stages_that_fit() {
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
           class ClusterShape_ = ClusterShape<1, 1>, int kStages_ = 0, class... Options_>
-struct WgmmaConfig {
-  using Family = WgmmaFamily;
-  using Arch = Sm90;
-  using ElementA = ElementA_;
-  using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a layout
-  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
-  using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
-  using Scheduler = typename Options::Scheduler;
-  using ElementAccumulator = float;
-  using LayoutA = LayoutA_;
-  using LayoutB = LayoutB_;
-  using LayoutC = LayoutC_;
+struct WgmmaConfig
+    : ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
+                 Options_...> {
+  using Base = ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                          scheduler::DataParallel, Options_...>;
   using TileShape = TileShape_;
   using Cluster = ClusterShape_;
   static constexpr int kBlockM = TileShape::kM;
@@ -75,8 +66,8 @@ struct WgmmaConfig {
   static constexpr bool kPingpong = Schedule::kPingpong;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
-  static constexpr bool kKMajorA = LayoutA::kIsRowMajor;
-  static constexpr bool kKMajorB = !LayoutB::kIsRowMajor;
+  static constexpr bool kKMajorA = LayoutA_::kIsRowMajor;
+  static constexpr bool kKMajorB = !LayoutB_::kIsRowMajor;
 
   // Warpgroups: one producer, two consumers.
   static constexpr int kThreads = 3 * 128;
@@ -85,11 +76,11 @@ struct WgmmaConfig {
   using Atom = mma::WgmmaAtom<(kBlockN <= 256 ? kBlockN : 256)>;
   static constexpr int kAccumulators = kWgmmaRowBlocks * Atom::kAccumulators;  // per consumer thread
 
-  static_assert(is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>,
+  static_assert(is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
                 "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
+  static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera WgmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
+  static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera WgmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(kBlockN == 64 || kBlockN == 128 || kBlockN == 192 || kBlockN == 256,
                 "Tessera WgmmaConfig: the N tile must be 64, 128, 192 or 256 (one wgmma m64nNk16 spans it)");
@@ -103,14 +94,14 @@ struct WgmmaConfig {
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
                 "takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.
-  using Operands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster>;
-  using GenericOperands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK>;
+  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster>;
+  using GenericOperands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK>;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   static constexpr int kSliceRowsA = Operands::kSliceRowsA;
@@ -124,7 +115,7 @@ struct WgmmaConfig {
   static constexpr int kStagingBytes = 2 * 2 * kStagingBoxBytes;
   static constexpr int kStages =
       kStages_ > 0 ? kStages_
-                   : detail::stages_that_fit<kStageBytes, kStagingBytes + detail::wgmma_barrier_bytes(8), Arch>();
+                   : detail::stages_that_fit<kStageBytes, kStagingBytes + detail::wgmma_barrier_bytes(8), Sm90>();
   static_assert(kStages >= 2, "Tessera WgmmaConfig: the pipeline needs at least 2 stages");
 };
 

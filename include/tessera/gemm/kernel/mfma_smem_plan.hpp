@@ -71,12 +71,13 @@ namespace detail {
 // test/unit/test_mfma_lds.cpp counts every read and write of the shipped configurations
 // (BlockK 64, and the async 32) with each target's bank model; other BlockK values use
 // the same rule unchecked.
-template <int kLdsBanks, int kK, int kRowChunks>
+template <int kLdsBanks, int kK, int kRowChunks, int kElementBytes>
 struct MfmaOperandMasks {
-  static constexpr int kChunkBits = log2_floor(kK / 8);
+  static constexpr int kRowBytes = kK * kElementBytes;
+  static constexpr int kChunkBits = log2_floor(kRowBytes / 16);
   static constexpr int kPassBytes = 4 * kLdsBanks;
-  static constexpr int kFirstBits = log2_floor(const_min(2 * kK, kPassBytes) / 16);
-  static constexpr int kFirstRowBit = log2_floor(const_max(1, kPassBytes / (2 * kK)));
+  static constexpr int kFirstBits = log2_floor(const_min(kRowBytes, kPassBytes) / 16);
+  static constexpr int kFirstRowBit = log2_floor(const_max(1, kPassBytes / kRowBytes));
   static constexpr int kSecondBits = log2_floor(kRowChunks);
   static_assert(kSecondBits <= kChunkBits, "Tessera MFMA: too many row chunks for the second swizzle level");
 
@@ -92,12 +93,12 @@ struct MfmaOperandMasks {
 };
 }  // namespace detail
 
-// Rows x K operand tile of 16-bit elements, K-contiguous, swizzled in 16-byte chunks for a
-// target with kLdsBanks banks; kRowChunks > 1 adds the second level for operands
-// transposed in registers.
-template <int kLdsBanks, int kRows, int kK, int kRowChunks = 1>
-using MfmaOperandTile =
-    SwizzledTile<kRows, kK, 2, typename detail::MfmaOperandMasks<kLdsBanks, kK, kRowChunks>::type>;
+// Rows x K operand tile of kElementBytes-sized elements, K-contiguous, swizzled in 16-byte
+// chunks for a target with kLdsBanks banks; kRowChunks > 1 adds the second level for
+// operands transposed in registers.
+template <int kLdsBanks, int kRows, int kK, int kElementBytes, int kRowChunks = 1>
+using MfmaOperandTile = SwizzledTile<kRows, kK, kElementBytes,
+                                     typename detail::MfmaOperandMasks<kLdsBanks, kK, kRowChunks, kElementBytes>::type>;
 
 template <class Config>
 struct MfmaSmemPlan {
@@ -105,8 +106,10 @@ struct MfmaSmemPlan {
   static constexpr int kWriteRowChunksA = Config::kKContiguousA ? 1 : Config::Atom::kM / 8;
   static constexpr int kWriteRowChunksB = Config::kKContiguousB ? 1 : Config::Atom::kN / 8;
   static constexpr int kLdsBanks = Config::Arch::kLdsBanks;
-  using TileA = MfmaOperandTile<kLdsBanks, Config::kBlockM, Config::kBlockK, kWriteRowChunksA>;
-  using TileB = MfmaOperandTile<kLdsBanks, Config::kBlockN, Config::kBlockK, kWriteRowChunksB>;
+  using TileA = MfmaOperandTile<kLdsBanks, Config::kBlockM, Config::kBlockK, int(sizeof(typename Config::ElementA)),
+                                kWriteRowChunksA>;
+  using TileB = MfmaOperandTile<kLdsBanks, Config::kBlockN, Config::kBlockK, int(sizeof(typename Config::ElementB)),
+                                kWriteRowChunksB>;
   // Two pipeline stages keep the next tile in registers and need one LDS buffer; three
   // stages load straight into LDS and need three.
   static constexpr int kLdsStages = Config::kStages == 3 ? 3 : 1;

@@ -19,21 +19,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tessera/arch/arch.hpp"
-#include "tessera/arch/nvidia/mbarrier.hpp"
-#include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/arch/nvidia/wgmma.hpp"
-#include "tessera/core/macros.hpp"
-#include "tessera/gemm/collective/cluster.hpp"
-#include "tessera/gemm/collective/generic_producer.hpp"
-#include "tessera/gemm/collective/stage_ring.hpp"
-#include "tessera/gemm/collective/tma_producer.hpp"
 #include "tessera/gemm/collective/wgmma_epilogue.hpp"
 #include "tessera/gemm/collective/wgmma_mainloop.hpp"
-#include "tessera/gemm/kernel/tma_gemm_params.hpp"
 #include "tessera/gemm/kernel/tma_kernel_support.hpp"
 #include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
-#include "tessera/gemm/tma_packing.hpp"
 #include "tessera/gemm/wgmma_config.hpp"
 
 namespace tessera::gemm {
@@ -42,10 +32,8 @@ namespace tessera::gemm {
 
 template <class Config, TmaPath kPath>
 struct WgmmaGemmKernel {
-  // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
-  // describe, written with direct element stores; tma_packing.hpp).
-  static constexpr bool kTmaLoads = kPath != TmaPath::kGeneric;
-  static constexpr bool kTmaStores = kPath == TmaPath::kTma;
+  static constexpr bool kTmaLoads = PathIo<kPath>::kTmaLoads;
+  static constexpr bool kTmaStores = PathIo<kPath>::kTmaStores;
   using SmemPlan = WgmmaSmemPlan<Config>;
   using Plan = std::conditional_t<kTmaLoads, typename SmemPlan::Plan, typename SmemPlan::GenericPlan>;
   // The generic path loads every tile itself: no multicast, no cluster.
