@@ -7,20 +7,26 @@
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
 #                 that TMA cannot describe is sent to the TMA store anyway.
+#   fp8:          B's block scale of each K tile is taken from the next K block (a scale
+#                 block offset by one, inside the scale tensor).
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
-# beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
-# DIR (on a machine without a GPU) and runs nothing.
+# beforehand (test_*_mutant*) instead of building them; `--build-only DIR [NAME...]` builds
+# them (or only the mutants named, e.g. test_wgmma_fp8_mutant) into DIR (on a machine
+# without a GPU) and runs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 mutants=${TESSERA_MUTANTS:-}
 build_only=""
+only=()
 if [[ ${1:-} == --build-only ]]; then
   build_only=$(mkdir -p "$2" && cd "$2" && pwd)
+  only=("${@:3}")
 fi
 
 build_mutant() {  # <name> <header> <sed expression> <test source>
   local name=$1 header=$2 expr=$3 source=$4
+  if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $name "* ]]; then return; fi
   rm -rf "$work/include" && cp -r include "$work/include"
   sed -i "$expr" "$work/include/$header"
   if cmp -s "$work/include/$header" "include/$header"; then
@@ -44,6 +50,9 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_fp8_mutant tessera/gemm/collective/wgmma_fp8_mainloop.hpp \
+    's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
+    test/gpu/test_wgmma_fp8.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -67,4 +76,5 @@ check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong st
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 exit $status

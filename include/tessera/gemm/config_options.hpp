@@ -5,6 +5,8 @@
 //                              (gemm/epilogue/epilogue.hpp; default LinearCombination)
 //   option::Scheduler<S>       how output tiles (and K ranges) become units of work
 //                              (gemm/tile_scheduler.hpp; default: the family's own)
+//   option::Scales<M>          fp8 operands only: how A and B are scaled (gemm/scale_mode.hpp;
+//                              default scale::PerTensor<>)
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
 //                              GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
@@ -15,6 +17,7 @@
 #include <type_traits>
 
 #include "tessera/gemm/epilogue/epilogue.hpp"
+#include "tessera/gemm/scale_mode.hpp"
 
 namespace tessera::gemm {
 
@@ -30,6 +33,12 @@ struct Epilogue {
 template <class S>
 struct Scheduler {
   using type = S;
+};
+template <class M>
+struct Scales {
+  static_assert(scale::is_scale_mode<M>,
+                "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise<>");
+  using type = M;
 };
 }  // namespace option
 
@@ -56,7 +65,8 @@ struct FindOption<Tag, Default> {
 
 template <class T>
 constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
-                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value;
+                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value ||
+                                 IsOption<option::Scales, T>::value;
 template <template <class> class Tag, class... Options>
 constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
 }  // namespace detail
@@ -65,14 +75,18 @@ template <class ElementC, class DefaultScheduler, class... Options>
 struct ConfigOptions {
   static_assert((detail::is_known_option<Options> && ...),
                 "Tessera configuration: an option after the configuration's own parameters is not one of "
-                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>");
+                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::Scales<M>");
   static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
                     detail::count_option<option::Epilogue, Options...> <= 1 &&
-                    detail::count_option<option::Scheduler, Options...> <= 1,
-                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler) may be given once");
+                    detail::count_option<option::Scheduler, Options...> <= 1 &&
+                    detail::count_option<option::Scales, Options...> <= 1,
+                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, Scales) may be given once");
   using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
   using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
   using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
+  using Scales = typename detail::FindOption<option::Scales, scale::PerTensor<>, Options...>::type;
+  static constexpr bool kEpilogueGiven = detail::count_option<option::Epilogue, Options...> > 0;
+  static constexpr bool kScalesGiven = detail::count_option<option::Scales, Options...> > 0;
 };
 
 }  // namespace tessera::gemm

@@ -6,17 +6,28 @@
 //                                             bfloat16_t, RowMajor>;     // C and D
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);           // wgmma_gemm.hpp
 //
+// fp8 A and B (float8_e4m3_t, float8_e5m2_t, any pairing; both K-major: A row-major, B
+// column-major) take a scale mode (option::Scales<...>, gemm/scale_mode.hpp) and their own
+// epilogue (Fp8Scaling: scale of D, amax of D; gemm/epilogue/fp8_scaling.hpp):
+//
+//   using Fp8 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+//                           GemmShape<128, 128, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+//                           option::Scales<scale::Blockwise>>;
+//
 // Host-includable (no CUDA needed): the shared-memory plan (kernel/wgmma_smem_plan.hpp) and
 // print_plans use it.
 #pragma once
 #include <type_traits>
 
 #include "tessera/arch/arch.hpp"
+#include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
 #include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/epilogue/fp8_scaling.hpp"
+#include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -44,6 +55,7 @@ constexpr int stages_that_fit() {
   const int stages = room / kStageBytes;
   return stages > 8 ? 8 : stages;
 }
+
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue, the scheduler
@@ -60,7 +72,10 @@ struct WgmmaConfig {
   using ElementC = ElementC_;  // C and D share a layout
   using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
   using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
+  // fp8 operands: scaled per the scale mode, their epilogue the fp8 one.
+  static constexpr bool kFp8 = is_ocp_float8<ElementA_>;
+  using Scales = typename Options::Scales;
+  using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Options::ElementD>, typename Options::Epilogue>;
   using Scheduler = typename Options::Scheduler;
   using ElementAccumulator = float;
   using LayoutA = LayoutA_;
@@ -85,10 +100,14 @@ struct WgmmaConfig {
   using Atom = mma::WgmmaAtom<(kBlockN <= 256 ? kBlockN : 256)>;
   static constexpr int kAccumulators = kWgmmaRowBlocks * Atom::kAccumulators;  // per consumer thread
 
-  static_assert(is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>,
-                "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
-                "Tessera WgmmaConfig: C and D must each be float, half_t or bfloat16_t");
+  static_assert((is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>) ||
+                    (is_ocp_float8<ElementA> && is_ocp_float8<ElementB>),
+                "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t, or each float8_e4m3_t "
+                "or float8_e5m2_t");
+  static_assert((is_wgmma_output<ElementC> || is_ocp_float8<ElementC>) &&
+                    (is_wgmma_output<ElementD> || is_ocp_float8<ElementD>),
+                "Tessera WgmmaConfig: C and D must each be float, half_t, bfloat16_t, float8_e4m3_t or "
+                "float8_e5m2_t");
   static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
                 "Tessera WgmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(kBlockN == 64 || kBlockN == 128 || kBlockN == 192 || kBlockN == 256,
@@ -103,6 +122,34 @@ struct WgmmaConfig {
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
+  // ---- fp8 ------------------------------------------------------------------------------
+  static_assert(!(is_ocp_float8<ElementC> || is_ocp_float8<ElementD>) || kFp8,
+                "Tessera WgmmaConfig: an fp8 C or D needs fp8 operands (its scale and amax come with them)");
+  static_assert(!kFp8 || !Options::kEpilogueGiven,
+                "Tessera WgmmaConfig: fp8 configurations apply their scales in their own epilogue "
+                "(Fp8Scaling): option::Epilogue is not taken with fp8 operands");
+  static_assert(kFp8 || !Options::kScalesGiven,
+                "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
+  static_assert(!kFp8 || kBlockK % 32 == 0,
+                "Tessera WgmmaConfig: with fp8 operands the K tile must be a multiple of 32 (one wgmma "
+                "m64nNk32 step)");
+  static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || scale::kBlock % kBlockK == 0,
+                "Tessera WgmmaConfig: block scales need a K tile that divides 128 (each K tile under one A "
+                "and one B scale)");
+  static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || kBlockN == 64 || kBlockN == 128,
+                "Tessera WgmmaConfig: block scales need an N tile of 64 or 128 (each tile under one B scale "
+                "block of 128 columns)");
+  static_assert(!kFp8 || !Scales::kPromoted || 2 * kAccumulators <= 192,
+                "Tessera WgmmaConfig: promoted fp8 accumulation keeps the K tile's sums beside the fp32 "
+                "accumulators, and both would not fit a consumer thread's registers: use at most 64 rows x "
+                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or Accumulation::kFast");
+  static_assert(!is_ocp_float8<ElementD> || kBlockN % 128 == 0,
+                "Tessera WgmmaConfig: an fp8 D needs an N tile of 128 or 256 (its epilogue boxes are 128 "
+                "one-byte columns wide)");
+  static_assert(!is_ocp_float8<ElementD> || LayoutC_::kIsRowMajor,
+                "Tessera WgmmaConfig: an fp8 D must be row-major (its epilogue stages 64 rows x 128 one-byte "
+                "columns)");
+
   static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
                 "takes no other scheduler yet");

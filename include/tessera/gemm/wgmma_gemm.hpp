@@ -44,14 +44,37 @@ using WgmmaPath = TmaPath;
 // family's own is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>> {
+  using Base = tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>>;
   // D in epilogue boxes of 64 lines x 128 bytes, either layout (wgmma_epilogue.hpp).
   using DBoxes = tma_launch::DStoreBoxes<64, 0, 64, true>;
+  // fp8 wgmma has no transposed operand: fp8 A and B must be K-major, else every call is
+  // refused with kErrorFp8OperandNotKMajor (the README says what a transposing copy costs).
+  static constexpr bool kRefused = Config::kFp8 && !(Config::kKMajorA && Config::kKMajorB);
+
+  static Status check(const tma_launch::Args<Config>& a) {
+    if constexpr (kRefused) return Status::kErrorFp8OperandNotKMajor;
+    return Base::check(a);
+  }
+
+  // fp8: amax of D is gathered with atomic maxima, from 0.
+  static Status launch(const tma_launch::Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    if constexpr (Config::kFp8) {
+      if (a.epilogue.amax_d != nullptr) {
+        TESSERA_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(a.epilogue.amax_d, 0, sizeof(float), stream));
+      }
+    }
+    return Base::launch(a, workspace, stream, d);
+  }
 
   template <TmaPath kPath>
   static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
-    using Kernel = WgmmaGemmKernel<Config, kPath>;
-    return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
-                                  Kernel::Plan::kTotalBytes>(p, stream, d);
+    if constexpr (kRefused) {
+      return Status::kErrorFp8OperandNotKMajor;
+    } else {
+      using Kernel = WgmmaGemmKernel<Config, kPath>;
+      return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
+                                    Kernel::Plan::kTotalBytes>(p, stream, d);
+    }
   }
 };
 

@@ -59,24 +59,31 @@ struct WgmmaEpilogue {
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                        int barrier, int t) {
+    tma_store_with(p, p.epilogue, acc, m0, n0, staging, turn, barrier, t);
+  }
+  // The same with the epilogue `op` (epilogue_support.hpp: p.epilogue or a thread's own copy).
+  template <class Params, class Op>
+  TESSERA_DEVICE static void tma_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                            std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
+                                            int barrier, int t) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
     // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy: the
     // second made ptxas spill there.
     if constexpr (kRowBlocks == 1) {
-      if (!p.epilogue.reads_c()) {
-        tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t);
+      if (!op.reads_c()) {
+        tma_store_boxes<false>(p, op, acc, m0, n0, staging, turn, barrier, t);
         return;
       }
     }
-    tma_store_boxes<true>(p, acc, m0, n0, staging, turn, barrier, t);
+    tma_store_boxes<true>(p, op, acc, m0, n0, staging, turn, barrier, t);
   }
 
  private:
   // kReadC: C may be read (where the call reads it and the element is inside M x N); else
   // the call does not read C.
-  template <bool kReadC, class Params>
-  TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+  template <bool kReadC, class Params, class Op>
+  TESSERA_DEVICE static void tma_store_boxes(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                              int barrier, int t) {
     TESSERA_UNROLL
@@ -117,16 +124,18 @@ struct WgmmaEpilogue {
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
             float v0, v1;
             if constexpr (kReadC) {
-              v0 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
+              v0 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             } else {
-              v0 = detail::epilogue_without_c(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_without_c(p, acc[rb][i + 1], m, n + 1);
+              v0 = detail::apply_without_c(op, acc[rb][i], m, n);
+              v1 = detail::apply_without_c(op, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
               if constexpr (sizeof(ED) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+              } else if constexpr (sizeof(ED) == 1) {
+                asm volatile("st.shared.u16 [%0], %1;" ::"r"(at), "h"(detail::pack_fp8_pair<ED>(v0, v1)) : "memory");
               } else {
                 asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
               }
@@ -160,6 +169,11 @@ struct WgmmaEpilogue {
   template <class Params>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                           std::int64_t m0, std::int64_t n0, int t) {
+    direct_store_with(p, p.epilogue, acc, m0, n0, t);
+  }
+  template <class Params, class Op>
+  TESSERA_DEVICE static void direct_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                               std::int64_t m0, std::int64_t n0, int t) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -167,7 +181,7 @@ struct WgmmaEpilogue {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
         if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::epilogue_inside<LayoutC>(p, acc[rb][i], m, n));
+          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::apply_inside<LayoutC>(p, op, acc[rb][i], m, n));
         }
       }
     }
