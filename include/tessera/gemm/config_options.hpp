@@ -37,7 +37,7 @@ struct Scheduler {
 template <class M>
 struct Scales {
   static_assert(scale::is_scale_mode<M>,
-                "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise<>");
+                "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise");
   using type = M;
 };
 }  // namespace option

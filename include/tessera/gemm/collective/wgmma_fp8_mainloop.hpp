@@ -10,21 +10,22 @@
 // accumulator set, and adds that into `acc` in fp32 registers:
 //   block scales   acc += sa(row, kb) * sb(kb) * tile sum    (one FFMA per element per K tile)
 //   other modes    acc += tile sum, the scales applied once at the end
-// The warpgroup waits for the tile's MMAs before it promotes them, so the tensor core would
-// idle during the promotion unless the other consumer warpgroup's MMAs fill it. Measured on an
-// H100 (benchmark/notes/fp8.md), both warpgroups of a Cooperative tile reach each stage at
-// once, issue together and promote together: 16% below the same tile summed in the tensor core
-// alone. So they take turns (Turns): a warpgroup issues a K tile's MMAs as two commit groups,
-// and once the first group is done it lets the other warpgroup issue its own (queued behind
-// its second group), then promotes while those run. Two sets of tile sums in one warpgroup
-// (promote one while the next tile fills the other) would need 3x the accumulators: ptxas
-// spilled them and serialized the MMAs (C7514). Accumulation::kFast keeps the sum in `acc` over
-// all of K, as the 16-bit main loop does (wgmma_mainloop.hpp), one group of MMAs in flight.
+// The warpgroup waits for the tile's MMAs before it promotes them, so the tensor core idles
+// during the promotion unless the other consumer warpgroup's MMAs fill it. With block scales
+// the two Cooperative warpgroups take turns (IssueTurns): a warpgroup issues a K tile's MMAs
+// as two commit groups and, once the first is done, lets the other issue its own (queued
+// behind its second group), then promotes while those run. On an H100 this (with the scales
+// loaded two K tiles ahead) made block scales faster and per-tensor scales slower
+// (benchmark/notes/fp8.md, v1 and v2): the other modes issue freely.
+// Two sets of tile sums in one warpgroup (promote one while the next tile fills the other)
+// would need 3x the accumulators: ptxas spilled them and serialized the MMAs (C7514).
+// Accumulation::kFast keeps the sum in `acc` over all of K, as the 16-bit main loop does
+// (wgmma_mainloop.hpp), one group of MMAs in flight.
 //
 // A stage is released as soon as the MMAs that read it have completed (before the promotion).
 // Scales are read with ordinary loads: the block scales of K tile kt two K tiles ahead (they
-// come from L2 or DRAM; read just before the tile's MMAs, their latency cost a third of the
-// speed), the others once per unit; rows and columns outside M x N read nothing and scale by
+// come from L2 or DRAM; read just before the tile's MMAs, their latency was exposed: notes,
+// v1), the others once per unit; rows and columns outside M x N read nothing and scale by
 // 0 (their operands were zero-filled, so acc is 0 there).
 #pragma once
 #include <cstdint>
@@ -84,7 +85,9 @@ struct WgmmaFp8Mainloop {
   static constexpr int kInstructionK = 32;
   static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   static constexpr bool kBlockScales = Scales::kKind == scale::Kind::kBlockwise;
-  static constexpr bool kTakeTurns = kTakeTurns_ && Scales::kPromoted;
+  // Taking turns measured faster with block scales only (benchmark/notes/fp8.md, v2), so the
+  // other promoted modes issue freely.
+  static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   using Atom = mma::WgmmaAtom<kN>;

@@ -59,7 +59,7 @@ template <class ScaleMode, class ElementD>
 struct Fp8Scaling {
   static_assert(scale::is_scale_mode<ScaleMode>,
                 "Tessera Fp8Scaling: the scale mode must be scale::PerTensor<>, scale::PerRowColumn<> or "
-                "scale::Blockwise<> (gemm/scale_mode.hpp)");
+                "scale::Blockwise (gemm/scale_mode.hpp)");
   using Arguments = Fp8ScaleArguments;
   using Mode = ScaleMode;
   static constexpr scale::Kind kKind = ScaleMode::kKind;
