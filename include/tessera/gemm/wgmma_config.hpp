@@ -17,6 +17,7 @@
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
 #include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -47,7 +48,7 @@ constexpr int stages_that_fit() {
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles). The shared memory is planned in
+// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK, gemm/stream_k.hpp). The shared memory is planned in
 // kernel/wgmma_smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
@@ -103,9 +104,9 @@ struct WgmmaConfig {
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
-                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
-                "takes no other scheduler yet");
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || std::is_same_v<Scheduler, scheduler::StreamK>,
+                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
+                "scheduler::StreamK (gemm/stream_k.hpp); it takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.
