@@ -6,7 +6,8 @@
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
-#                 that TMA cannot describe is sent to the TMA store anyway.
+#                 that TMA cannot describe is sent to the TMA store anyway;
+#   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
 # DIR (on a machine without a GPU) and runs nothing.
@@ -41,6 +42,11 @@ if [[ -z $mutants ]]; then
     's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu
   build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma_launch.hpp \
     's/    if (ok(s) \&\& plan.d.packed) {/    if (false) {/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_skip tessera/gemm/collective/stream_k_fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers \&\& p0 + b != 1) acc[q][e] += v[q][b][e];/' test/gpu/test_stream_k_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_twice tessera/gemm/collective/stream_k_fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers) acc[q][e] += (p0 + b == 1 ? 2.0f : 1.0f) * v[q][b][e];/' \
+    test/gpu/test_stream_k_gemm.cu
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
@@ -67,4 +73,6 @@ check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong st
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
+check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
 exit $status
