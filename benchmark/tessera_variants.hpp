@@ -80,6 +80,12 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
   // The default WgmmaConfig: 128 x 256 x 64 tiles, the schedule the rule picks
   // (Cooperative), no cluster (benchmark/notes/wgmma.md says why).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
+  // The same tile with scheduler::StreamK: data-parallel, split-K or stream-K per call, by the
+  // rule of gemm/stream_k.hpp (benchmark/notes/stream_k.md).
+  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, tessera::GemmShape<128, 256, 64>,
+                                                   tessera::schedule::AutoSm90, tessera::gemm::ClusterShape<1, 1>, 0,
+                                                   tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>>>>(
+      "tessera_wgmma_streamk"));
 #endif
 #if TESSERA_BENCH_HAS_MFMA
   impls.push_back(tessera_impl<P, TesseraMfma<EA, EB, EC, LA, LB, LC>>("tessera_mfma"));
