@@ -107,6 +107,12 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
   // The default WgmmaConfig: 128 x 256 x 64 tiles, the schedule the rule picks
   // (Cooperative), no cluster (benchmark/notes/wgmma.md says why).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
+  // The same tile with scheduler::StreamK: data-parallel, split-K or stream-K per call, by the
+  // rule of gemm/stream_k.hpp (benchmark/notes/stream_k.md).
+  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, tessera::GemmShape<128, 256, 64>,
+                                                   tessera::schedule::AutoSm90, tessera::gemm::ClusterShape<1, 1>, 0,
+                                                   tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>>>>(
+      "tessera_wgmma_streamk"));
   impls.push_back(tessera_impl<P, Gemm<tessera::gemm::Auto<EA, LA, EB, LB, EC, LC>>>("tessera_auto"));
 #if defined(TESSERA_BENCH_TUNE_VARIANTS)
   using tessera::gemm::ClusterShape;

@@ -14,6 +14,7 @@
 #                 (small-M) epilogue hands the user's epilogue D^T's coordinates.
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor).
+#   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR [NAME...]` builds
 # them (or only the mutants named, e.g. test_wgmma_fp8_mutant) into DIR (on a machine
@@ -54,6 +55,11 @@ if [[ -z $mutants ]]; then
     's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu
   build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma_launch.hpp \
     's/    if (ok(s) \&\& plan.d.packed) {/    if (false) {/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_skip tessera/gemm/collective/stream_k_fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers \&\& p0 + b != 1) acc[q][e] += v[q][b][e];/' test/gpu/test_stream_k_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_twice tessera/gemm/collective/stream_k_fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers) acc[q][e] += (p0 + b == 1 ? 2.0f : 1.0f) * v[q][b][e];/' \
+    test/gpu/test_stream_k_gemm.cu
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
@@ -95,4 +101,6 @@ check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last C
 check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
 check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
+check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
+check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
 exit $status

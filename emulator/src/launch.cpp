@@ -22,6 +22,7 @@
 #include "tessera/arch/amd/emulation_hooks.hpp"
 #include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
+#include "tessera/arch/global_flag.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
 
@@ -408,6 +409,24 @@ void sched_group_barrier(std::uint32_t mask, int count, int sync_id) {
 void wave_barrier() {
   Lane& l = current_lane("wave_barrier");
   stop_at(l, Call::kWaveBarrier, TESSERA_EMU_PC);
+}
+
+// ---- hook of arch/global_flag.hpp -----------------------------------------------------------
+// A wait for a global flag another workgroup sets (the stream-K fix-up): workgroups run one
+// after another, so a flag not set by an earlier one never will be.
+void unsatisfied_flag_wait(const void* flag, std::uint64_t expected, std::uint64_t actual) {
+  Lane& l = current_lane("flag_wait");
+  Workgroup& wg = emu().wg;
+  Report r{ReportKind::kMisuse};
+  r.workgroup = wg.id;
+  r.wave = l.wave;
+  r.lane = l.lane;
+  r.pc = TESSERA_EMU_PC;
+  char detail[160];
+  std::snprintf(detail, sizeof detail, "a wait for the global flag at %p to hold %#llx (it holds %#llx)", flag,
+                static_cast<unsigned long long>(expected), static_cast<unsigned long long>(actual));
+  r.detail = std::string(detail) + ": no earlier workgroup set it, and workgroups run one after another";
+  abort_workgroup(wg, r);
 }
 
 unsigned char* workgroup_lds(std::size_t bytes) {

@@ -4,6 +4,8 @@
 //   bool     Gemm<Config>::accepts(args, device)            runs on that device and takes these args
 //   size_t   Gemm<Config>::workspace_size(args)             bytes run() may use (0: none)
 //   Status   Gemm<Config>::run(args, workspace, stream)     checks, then launches
+//   Status   Gemm<Config>::run(args, workspace, bytes, stream)  the same; a workspace smaller
+//                                                           than workspace_size(args) is not used
 //
 // Args is Arguments<A, B, C, D, the epilogue's arguments> of the configuration's element types
 // and epilogue (gemm/arguments.hpp, gemm/epilogue/epilogue.hpp).
@@ -111,6 +113,13 @@ struct Gemm {
       return Status::kErrorWorkspaceMisaligned;
     }
     return Launcher::launch(a, workspace, stream, d);
+  }
+
+  // The same, told the workspace's size: one smaller than workspace_size(a) is not used (the
+  // call runs as without a workspace: unsplit, unpacked, the same result).
+  static Status run(const Args& a, void* workspace, std::size_t workspace_bytes, Stream stream) {
+    if (workspace != nullptr && workspace_bytes < workspace_size(a)) workspace = nullptr;
+    return run(a, workspace, stream);
   }
 };
 

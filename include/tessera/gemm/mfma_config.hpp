@@ -17,6 +17,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/config_base.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/mfma_atom.hpp"
@@ -66,7 +67,8 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue; the scheduler is
-// scheduler::DataParallel (one tile per workgroup).
+// scheduler::DataParallel (one tile per workgroup) or scheduler::StreamK (a persistent grid:
+// data-parallel, split-K or stream-K per call, with a workspace).
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
           class Schedule_ = schedule::Auto<>, int kStages_ = 2,
@@ -129,9 +131,11 @@ struct MfmaConfig
                 "instruction reads both)");
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
-                "(scheduler::DataParallel); it takes no other scheduler");
+                "(scheduler::DataParallel) or a persistent walk of tiles and K ranges (scheduler::StreamK, "
+                "gemm/stream_k.hpp); it takes no other scheduler");
   static_assert((std::is_same_v<ElementA_, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
                 "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");
   static_assert(std::is_same_v<Arch_, Gfx950> || !Instruction::kGfx950Only,

@@ -6,7 +6,9 @@
 //   tessera::Status s = tessera::gemm::Gemm<Config>::run(args, nullptr, stream);
 //
 // Compile with clang -x hip for gfx942 / gfx950, or as a host build for the AMD wave
-// emulator (TESSERA_AMD_EMULATION). No workspace is used (no split-K in this family).
+// emulator (TESSERA_AMD_EMULATION). With scheduler::DataParallel no workspace is used; with
+// scheduler::StreamK (gemm/stream_k.hpp) the grid is persistent (CUs x the schedule's blocks
+// per CU) and workspace_size(args) bytes let it split K (without them: data-parallel).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +56,19 @@ struct KernelLauncher<MfmaFamily, Config> {
                                                 sizeof(EB));
   }
 
-  static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
+  // The fix-up's partials (scheduler::StreamK; 0 when the plan would not split).
+  static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
+    if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
+      return Config::Scheduler::workspace_bound(grid(a), resident_workgroups(d));
+    } else {
+      (void)a;
+      (void)d;
+      return 0;
+    }
+  }
+  static TileGrid grid(const Args& a) { return {a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK}; }
+  // Workgroups resident at once: the schedule's blocks per CU on every CU.
+  static int resident_workgroups(const DeviceInfo& d) { return d.multiprocessors * Config::kBlocksPerCu; }
 
   // True when every line of the operand starts 16-byte aligned (the 16-byte copy path).
   template <class T>
@@ -63,7 +77,7 @@ struct KernelLauncher<MfmaFamily, Config> {
   }
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
-  static Status launch(const Args& a, void* /*workspace*/, Stream stream, const DeviceInfo& /*d*/) {
+  static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
     MfmaParams<Config> p{};
     p.a = a.A;
     p.b = a.B;
@@ -79,13 +93,32 @@ struct KernelLauncher<MfmaFamily, Config> {
     const Epilogue epilogue = Epilogue::make(a.epilogue, epilogue_problem(a));
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
                 epilogue.reads_c() && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd), epilogue};
-    const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-    const std::int64_t tiles = scheduler::DataParallel::units(grid);
-    p.scheduler = scheduler::DataParallel::make(grid, int(tiles));  // one tile per workgroup
+    const TileGrid g = grid(a);
+    std::int64_t workers = Config::Scheduler::units(g);
+    if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
+      // Persistent: no more workgroups than are resident (the fix-up's waits need them all).
+      if (workers > resident_workgroups(d)) workers = resident_workgroups(d);
+      p.scheduler = Config::Scheduler::make(g, int(workers));
+      FixupSpace space;
+      if (workspace != nullptr) {
+        space.base = workspace;
+        space.bytes = workspace_size(a, d);
+        space.token = next_fixup_token();
+      }
+#if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP)
+      // The emulator runs workgroups one after another: a reduction may wait only for lower ones.
+      space.reducers = Reducers::kLastPeer;
+#endif
+      p.scheduler.use_workspace(space);
+    } else {
+      (void)workspace;
+      (void)d;
+      p.scheduler = Config::Scheduler::make(g, int(workers));  // one tile per workgroup
+    }
     p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
 
     LaunchShape shape;
-    shape.grid_x = unsigned(tiles);
+    shape.grid_x = unsigned(workers);
     shape.block_x = Config::kThreads;
     // K = 0 reads neither operand (can_implement accepts null A and B then, whatever their
     // leading dimensions): any kernel computes D = beta * C; the aligned one is the one

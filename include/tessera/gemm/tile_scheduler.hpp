@@ -22,6 +22,14 @@
 //
 // Units must be independent of the order workers run in (no unit waits for another's),
 // unless the scheduler's fix-up says how partial tiles meet.
+//
+// A scheduler whose units may cover part of a tile's K (scheduler::StreamK, stream_k.hpp) adds
+// a fix-up to this interface: `static constexpr bool kFixup = true` (scheduler_has_fixup<S>),
+// host: `use_workspace(FixupSpace)` after make() (without enough workspace it falls back to
+// whole tiles) and `static workspace_bound(grid, workers)`; device: `partial_slot(worker, j)`
+// (-1: the unit stores D itself), `readers_of_piece`, `reduces(worker, which)`, `reduction(...)`,
+// `partial(slot, rank)`, `flag(slot, rank, reader)`, which collective/stream_k_fixup.hpp asks.
+// Kernels test scheduler_has_fixup<S> at compile time, so the others' code is unchanged.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -18,6 +18,7 @@
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
 #include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/tma_packing.hpp"
 #include "tessera/runtime/device.hpp"
@@ -186,9 +187,10 @@ Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int
 
 // The persistent launch of configuration C (the configuration a path runs): as many clusters
 // as are resident (no more than there are units of work), each walking its units
-// (C::Scheduler), C::kThreads per CTA and the plan's shared memory.
+// (C::Scheduler), C::kThreads per CTA and the plan's shared memory. A scheduler with a fix-up
+// (stream_k.hpp) gets its part of the workspace, `fixup` (none: it runs data-parallel).
 template <auto kKernel, class C, class Cluster, std::size_t kSmemBytes, class Params>
-Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
+Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpace& fixup = {}) {
   const Status attr = allow_dynamic_smem<kKernel>(kSmemBytes);
   if (!ok(attr)) return attr;
   int clusters = 0;
@@ -198,6 +200,11 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
   const std::int64_t units = C::Scheduler::units(grid);
   if (units < clusters) clusters = int(units);
   p.scheduler = C::Scheduler::make(grid, clusters);
+  if constexpr (scheduler_has_fixup<typename C::Scheduler>) {
+    p.scheduler.use_workspace(fixup);
+  } else {
+    (void)fixup;
+  }
   LaunchShape shape;
   shape.grid_x = unsigned(clusters * Cluster::kSize);
   shape.block_x = C::kThreads;
@@ -209,7 +216,11 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d) {
 // The KernelLauncher (gemm.hpp) both families share. A family's specialisation derives from
 // it and supplies, as public members:
 //   using DBoxes = DStoreBoxes<...>;   the boxes its epilogue stores D in
-//   template <TmaPath kPath> static Status launch_path(TmaGemmParams<Config>&, Stream, const DeviceInfo&);
+//   template <TmaPath kPath> static Status launch_path(TmaGemmParams<Config>&, Stream, const DeviceInfo&,
+//                                                      const FixupSpace&);
+// The workspace holds the packed path's copies (tma_packing.hpp), then, 256-byte aligned, the
+// stream-K fix-up's partials (a scheduler with a fix-up only; the generic path, taken only
+// without a workspace, runs data-parallel).
 template <class Config, class Family>
 struct Launcher {
   using Params = TmaGemmParams<Config>;
@@ -226,8 +237,26 @@ struct Launcher {
     return Status::kSuccess;
   }
 
-  // The packed path's copies (tma_packing.hpp); 0 when TMA describes every operand.
-  static std::size_t workspace_size(const Args<Config>& a, const DeviceInfo&) { return plan_packing<Config>(a).bytes; }
+  // The packed path's copies (tma_packing.hpp; 0 when TMA describes every operand) and the
+  // fix-up's partials (0 when the plan would not split).
+  static std::size_t workspace_size(const Args<Config>& a, const DeviceInfo& d) {
+    const std::size_t fixup = fixup_bytes(a, d);
+    const std::size_t packing = plan_packing<Config>(a).bytes;
+    return fixup == 0 ? packing : fixup_offset(packing) + fixup;
+  }
+
+  // The fix-up's bytes: enough for the plan on any number of resident clusters up to the
+  // device's multiprocessors / cluster size.
+  static std::size_t fixup_bytes(const Args<Config>& a, const DeviceInfo& d) {
+    if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
+      return Config::Scheduler::workspace_bound(tile_grid<Config>(a), d.multiprocessors / Config::Cluster::kSize);
+    } else {
+      (void)a;
+      (void)d;
+      return 0;
+    }
+  }
+  static std::size_t fixup_offset(std::size_t packing_bytes) { return (packing_bytes + 255) / 256 * 256; }
 
   static TmaPath path(const Args<Config>& a, bool workspace_given) {
     return tma_launch::path<Config>(a, workspace_given);
@@ -237,6 +266,13 @@ struct Launcher {
     Params p{};
     const PackingPlan plan = plan_packing<Config>(a);
     const TmaPath chosen = choose_path(plan, workspace != nullptr);
+    FixupSpace fixup;
+    const std::size_t fixup_size = workspace != nullptr ? fixup_bytes(a, d) : 0;
+    if (fixup_size > 0) {
+      fixup.base = static_cast<unsigned char*>(workspace) + fixup_offset(plan.bytes);
+      fixup.bytes = fixup_size;
+      fixup.token = next_fixup_token();
+    }
     if (chosen == TmaPath::kGeneric) {
       fill(p, a);
       return Family::template launch_path<TmaPath::kGeneric>(p, stream, d);
@@ -255,10 +291,10 @@ struct Launcher {
     Status s = encode<typename Config::ElementA>(&p.map_a, map_a_plan<Config>(tma));
     if (ok(s)) s = encode<typename Config::ElementB>(&p.map_b, map_b_plan<Config>(tma));
     if (!ok(s)) return s;
-    if (store_direct) return Family::template launch_path<TmaPath::kPacked>(p, stream, d);
+    if (store_direct) return Family::template launch_path<TmaPath::kPacked>(p, stream, d, fixup);
     s = encode<typename Config::ElementD>(
         &p.map_d, Family::DBoxes::template plan<typename Config::LayoutC>(tma.D, tma.M, tma.N, tma.ldd));
-    if (ok(s)) s = Family::template launch_path<TmaPath::kTma>(p, stream, d);
+    if (ok(s)) s = Family::template launch_path<TmaPath::kTma>(p, stream, d, fixup);
     if (ok(s) && plan.d.packed) {
       s = copy_lines(tma.D, tma.ldd, a.D, a.ldd, plan.d.source.lines, plan.d.source.length, plan.d.source.length,
                      stream);

@@ -19,6 +19,7 @@
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
 #include "tessera/gemm/config_base.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/wgmma_config.hpp"  // the 16-bit operand rules, stages_that_fit
 #include "tessera/layout/matrix_layout.hpp"
@@ -81,7 +82,7 @@ struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>> {
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles). Shared and tensor memory are planned
+// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK). Shared and tensor memory are planned
 // in kernel/umma_smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
@@ -126,9 +127,10 @@ struct UmmaConfig
                 "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t");
   static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel; it "
-                "takes no other scheduler yet");
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
+                "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
+                "scheduler::StreamK (gemm/stream_k.hpp); it takes no other scheduler yet");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,

@@ -28,6 +28,7 @@
 #include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/epilogue/fp8_scaling.hpp"
 #include "tessera/gemm/scale_mode.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -62,7 +63,7 @@ constexpr int stages_that_fit() {
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles). The shared memory is planned in
+// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK, gemm/stream_k.hpp). The shared memory is planned in
 // kernel/wgmma_smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
@@ -151,9 +152,13 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: an fp8 D must be row-major (its epilogue stages 64 rows x 128 one-byte "
                 "columns)");
 
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
-                "takes no other scheduler yet");
+  static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
+                "Tessera WgmmaConfig: fp8 operands are walked with scheduler::DataParallel only (the stream-K "
+                "fix-up does not apply fp8 scales)");
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
+                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
+                "scheduler::StreamK (gemm/stream_k.hpp); it takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.

@@ -71,7 +71,8 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
   }
 
   template <TmaPath kPath>
-  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
+  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d,
+                            const FixupSpace& fixup = {}) {
     if constexpr (kRefused) {
       return Status::kErrorFp8OperandNotKMajor;
     } else {
@@ -81,7 +82,7 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
         if (!ok(s)) return s;
       }
       return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
-                                    Kernel::Plan::kTotalBytes>(p, stream, d);
+                                    Kernel::Plan::kTotalBytes>(p, stream, d, fixup);
     }
   }
 

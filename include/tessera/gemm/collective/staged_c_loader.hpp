@@ -13,7 +13,8 @@
 // Both sides count the warpgroup's boxes from the kernel's start (RingPosition), as the stage
 // ring does. With a Cooperative schedule both warpgroups take every unit (each its rows), with
 // Pingpong they take alternate units; the loader interleaves the two warpgroups' boxes so that
-// neither waits behind the other.
+// neither waits behind the other. With a stream-K scheduler, the units that store a partial
+// instead of D are skipped, as the consumers skip their epilogue.
 #pragma once
 #include <cstdint>
 
@@ -21,6 +22,7 @@
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/collective/stage_ring.hpp"
+#include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 
 namespace tessera::gemm {
@@ -42,6 +44,11 @@ struct StagedCLoader {
     const int units = p.scheduler.units_of(worker);
     for (int j = 0; j < units; ++j) {
       const WorkUnit tile = p.scheduler.unit(worker, j, cm, cn);
+      if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
+        // A unit over part of its tile's K stores a partial, not D: no epilogue, no C (the
+        // reducers read C from global memory).
+        if (p.scheduler.partial_slot(worker, j) >= 0) continue;
+      }
       for (int b = 0; b < Epilogue::kBoxesPerBlock; ++b) {
         const auto origin = Epilogue::box_origin(b);
         for (int c = 0; c < 2; ++c) {

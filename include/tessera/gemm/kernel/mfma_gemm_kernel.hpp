@@ -24,6 +24,13 @@
 // Waits: every group of global loads is a ticket; an LDS store waits for exactly its
 // group (vmcnt = the loads issued after it), and the direct-to-LDS loads' stage is waited
 // for with the newest group still in flight.
+//
+// With scheduler::StreamK (gemm/stream_k.hpp) the grid is persistent: a workgroup runs its
+// units one after another, each a tile and a range of its K tiles (the range is a K problem of
+// its own: the cursors start at its first K tile, its last tile comes first), a unit that
+// covers part of its tile's K writes its accumulators as a partial through the same staging,
+// and after the last unit the workgroup reduces its share of the split tiles
+// (collective/stream_k_fixup.hpp).
 #pragma once
 #include <cstdint>
 
@@ -34,6 +41,7 @@
 #include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/arguments.hpp"
+#include "tessera/gemm/collective/stream_k_fixup.hpp"
 #include "tessera/gemm/epilogue/output_run.hpp"
 #include "tessera/gemm/k_tile_order.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
@@ -55,7 +63,7 @@ struct MfmaParams {
   OutputRun<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
             typename Config::Epilogue>
       output;
-  typename Config::Scheduler scheduler;  // one tile per workgroup
+  typename Config::Scheduler scheduler;  // DataParallel: one tile per workgroup; StreamK: persistent
   // The K tile order, computed on the host: derived in the kernel, "K % BlockK != 0"
   // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
   // the K cursors (and the buffer descriptors) out of scalar registers.
@@ -83,10 +91,30 @@ struct MfmaGemmKernel {
                              SmemPlan::kWriteRowChunksB>;
   using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
 
+  static constexpr bool kStreamK = scheduler_has_fixup<typename Config::Scheduler>;
+  using Fixup = StreamKFixup<typename Config::LayoutC, kBM, kBN>;
+
   struct Mainloop;
   TESSERA_DEVICE static void run(const MfmaParams<Config>& p);
+  // One tile's K tiles [k0, k0 + k_extent) (elements) in `order`, handed to `out` (D's
+  // OutputRun, or a partial's writer).
+  template <class Output>
+  TESSERA_DEVICE static void tile(unsigned char* smem, const MfmaParams<Config>& p, int tile_m, int tile_n,
+                                  int k0, int k_extent, LastFirstKOrder order, const Output& out);
+  template <class Output>
   TESSERA_DEVICE static void epilogue(WaveTile& wt, float* staging, std::int64_t m0, std::int64_t n0,
-                                      int lane, const MfmaParams<Config>& p);
+                                      int lane, const Output& out);
+};
+
+// Where a unit's accumulators go when it covers part of its tile's K: the partial of its slot,
+// in 4-element runs at their places in the tile.
+template <class Fixup>
+struct PartialRunWriter {
+  float* partial;
+  std::int64_t m0, n0;  // the tile's first element
+  TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n, float (&v)[4]) const {
+    Fixup::store_run(partial, int(m - m0), int(n - n0), v);
+  }
 };
 
 // The operations a schedule orders (schedule/amd_pingpong.hpp lists them).
@@ -250,21 +278,60 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
 template <class Config, bool kAligned>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p) {
   TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
+  const int worker = int(block_index());
+  if constexpr (!kStreamK) {
+    const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
+    // K counts in 32 bits (the host refuses K >= 2^31).
+    tile(smem, p, unit.m, unit.n, 0, int(p.K), p.k_order, p.output);
+  } else {
+    const int tid = thread_index();
+    const int units = p.scheduler.units_of(worker);
+    for (int j = 0; j < units; ++j) {
+      const WorkUnit unit = p.scheduler.unit(worker, j, 0, 0);
+      const int k0 = unit.k_begin * kBK;
+      const int k_end = unit.k_end * kBK < int(p.K) ? unit.k_end * kBK : int(p.K);
+      const LastFirstKOrder order = LastFirstKOrder::make(k_end - k0, kBK);
+      const int slot = p.scheduler.partial_slot(worker, j);
+      if (slot < 0) {
+        tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, p.output);
+        block_barrier();  // the staging (over the operand stages) is read before the next unit loads
+      } else {
+        const PartialRunWriter<Fixup> partial{p.scheduler.partial(slot, 0), std::int64_t(unit.m) * kBM,
+                                              std::int64_t(unit.n) * kBN};
+        tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, partial);
+        Fixup::publish(p.scheduler, slot, 0, p.scheduler.readers_of_piece(worker, j), tid, kThreads,
+                       [] { block_barrier(); });
+      }
+    }
+    auto out = p.output;
+    for (int which = 0; which < 2; ++which) {
+      if (!p.scheduler.reduces(worker, which)) continue;
+      Fixup::reduce(p.scheduler, p.scheduler.reduction(worker, which, 0, 0), 0, out, tid, kThreads,
+                    [] { block_barrier(); });
+    }
+  }
+}
+
+template <class Config, bool kAligned>
+template <class Output>
+TESSERA_DEVICE TESSERA_FORCEINLINE void MfmaGemmKernel<Config, kAligned>::tile(unsigned char* smem,
+                                                                             const MfmaParams<Config>& p, int tile_m,
+                                                                             int tile_n, int k0, int k_extent,
+                                                                             LastFirstKOrder order, const Output& out) {
   const int tid = thread_index();
   const int wave = int(amd::wave_index());
   const int lane = int(amd::lane_index());
-  const WorkUnit tile = p.scheduler.unit(int(block_index()), 0, 0, 0);
-  const std::int64_t m0 = std::int64_t(tile.m) * kBM;
-  const std::int64_t n0 = std::int64_t(tile.n) * kBN;
+  const std::int64_t m0 = std::int64_t(tile_m) * kBM;
+  const std::int64_t n0 = std::int64_t(tile_n) * kBN;
 
   Mainloop ops;
   ops.smem = smem;
   ops.tid = tid;
   ops.wave = wave;
   {
-    // Each cursor starts at this tile's rows (A) / columns (B), K = 0.
-    const std::int64_t origin_a = Config::LayoutA::offset(m0, 0, p.lda) * std::int64_t(sizeof(*p.a));
-    const std::int64_t origin_b = Config::LayoutB::offset(0, n0, p.ldb) * std::int64_t(sizeof(*p.b));
+    // Each cursor starts at this tile's rows (A) / columns (B), K = k0.
+    const std::int64_t origin_a = Config::LayoutA::offset(m0, k0, p.lda) * std::int64_t(sizeof(*p.a));
+    const std::int64_t origin_b = Config::LayoutB::offset(k0, n0, p.ldb) * std::int64_t(sizeof(*p.b));
     ops.copy_a.init(reinterpret_cast<const char*>(p.a) + origin_a, p.lda, p.span_a - origin_a, tid);
     ops.copy_b.init(reinterpret_cast<const char*>(p.b) + origin_b, p.ldb, p.span_b - origin_b, tid);
   }
@@ -272,9 +339,8 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
   ops.wt.init(wave_m * Config::kWaveM, wave_n * Config::kWaveN, lane);
   ops.read_stage = Mainloop::kFirstStage;
 
-  // K counts in 32 bits (the host refuses K >= 2^31).
-  const int k_total = int(p.K);
-  ops.order = p.k_order;
+  const int k_total = k_extent;
+  ops.order = order;
   const int tiles = ops.order.tiles();
 
   if (tiles > 0) {
@@ -324,17 +390,18 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
   block_barrier();
   float* staging = Plan::template pointer<typename SmemPlan::StagingC, float>(smem) +
                    wave * SmemPlan::kStageFloatsPerWave;
-  epilogue(ops.wt, staging, m0 + wave_m * Config::kWaveM, n0 + wave_n * Config::kWaveN, lane, p);
+  epilogue(ops.wt, staging, m0 + wave_m * Config::kWaveM, n0 + wave_n * Config::kWaveN, lane, out);
 }
 
 // Accumulators -> D through the wave's own staging tile, one 32x32 piece at a time:
 // written in the MFMA's C layout, read back as 4-element runs along D's contiguous
-// dimension (8 lanes per 32-element line), handed to the OutputRun (the configuration's
-// epilogue; it skips what lies outside M x N and uses vector accesses where aligned).
+// dimension (8 lanes per 32-element line), handed to `out`: the OutputRun (the configuration's
+// epilogue; it skips what lies outside M x N and uses vector accesses where aligned), or a
+// partial's writer.
 template <class Config, bool kAligned>
+template <class Output>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, float* staging, std::int64_t m0,
-                                                              std::int64_t n0, int lane,
-                                                              const MfmaParams<Config>& p) {
+                                                              std::int64_t n0, int lane, const Output& out) {
   constexpr int kLine = SmemPlan::kStageLine;
   constexpr int kAtomsM = 32 / Atom::kM, kAtomsN = 32 / Atom::kN;  // MFMA tiles per piece
   TESSERA_UNROLL
@@ -359,7 +426,7 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, flo
         const auto run = SmemPlan::staging_run(lane, q);
         const float* src = staging + run.line * kLine + run.at;
         float v[4] = {src[0], src[1], src[2], src[3]};
-        p.output(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
+        out(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
       }
       amd::wave_barrier();
     }

@@ -16,6 +16,9 @@
 // producer waits until its stages have been released (TmaProducer::tail).
 // Where the call stages C (p.c_staged), warp 1 of the producer warpgroup loads C into the
 // epilogue's staging boxes with TMA ahead of each epilogue (staged_c_loader.hpp).
+// With scheduler::StreamK, a unit that covers part of its tile's K stores its accumulators as a
+// partial instead of D, and after their last unit the consumers reduce their share of the split
+// tiles (collective/stream_k_fixup.hpp).
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp). fp8 operands take
 // their own main loop (wgmma_fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
@@ -25,6 +28,7 @@
 
 #include "tessera/arch/nvidia/wgmma.hpp"
 #include "tessera/gemm/collective/staged_c_loader.hpp"
+#include "tessera/gemm/collective/stream_k_fixup.hpp"
 #include "tessera/gemm/collective/wgmma_epilogue.hpp"
 #include "tessera/gemm/collective/wgmma_fp8_mainloop.hpp"
 #include "tessera/gemm/collective/wgmma_mainloop.hpp"
@@ -64,8 +68,9 @@ struct WgmmaGemmKernel {
   // Consumer warpgroups that read each stage, in each CTA.
   static constexpr int kReadersPerStage = Config::kPingpong ? 1 : 2;
   // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong
-  // turns (fp8, Cooperative: the turns of the MMA issue); 5 the generic producer's threads.
-  static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3;
+  // turns (fp8, Cooperative: the turns of the MMA issue); 5 the generic producer's threads;
+  // 6 both consumers (the stream-K fix-up).
+  static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3, kConsumersBarrier = 6;
   using Epilogue = WgmmaEpilogue<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
                                  Config::kBlockN, kRowBlocks, Config::kStagingBoxes>;
   using CLoader = StagedCLoader<Config, Epilogue>;
@@ -73,6 +78,8 @@ struct WgmmaGemmKernel {
   // TMA stores: the C barriers after the stage barriers and their spare pair, [2][kBoxes]
   // full ones, then as many empty ones (offsets from full[0]).
   static constexpr int kCFullOffset = 2 * kStages + 2, kCEmptyOffset = kCFullOffset + 2 * kBoxes;
+  static constexpr bool kFixup = scheduler_has_fixup<typename Config::Scheduler>;
+  using Fixup = StreamKFixup<typename Config::LayoutC, Config::kBlockM, Config::kBlockN>;
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
@@ -194,6 +201,13 @@ struct WgmmaGemmKernel {
       if constexpr (Config::kPingpong) {
         if (j + 1 < units) nvidia::named_barrier_arrive(kTurnBarrier + (1 - c), 256);  // its turn
       }
+      if constexpr (kFixup) {
+        const int slot = p.scheduler.partial_slot(worker, j);
+        if (slot >= 0) {  // part of the tile's K: a partial, reduced after the last unit
+          store_partial(p, acc, worker, j, slot, p.scheduler.cta_rank(at.cm, at.cn), row0, c, t);
+          continue;
+        }
+      }
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(tile.n) * Config::kBlockN;
       if constexpr (kTmaStores) {
@@ -203,6 +217,16 @@ struct WgmmaGemmKernel {
                                  full + kCFullOffset + c * kBoxes, full + kCEmptyOffset + c * kBoxes);
       } else {
         Epilogue::direct_store_with(p, output, acc, m0, n0, t);
+      }
+    }
+    if constexpr (kFixup) {
+      auto out = output_run<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+                            typename Config::Epilogue>(p);
+      for (int which = 0; which < 2; ++which) {
+        if (!p.scheduler.reduces(worker, which)) continue;
+        Fixup::reduce(p.scheduler, p.scheduler.reduction(worker, which, at.cm, at.cn),
+                      p.scheduler.cta_rank(at.cm, at.cn), out, c * 128 + t, 256,
+                      [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
       }
     }
     if constexpr (kTmaStores) {
@@ -218,6 +242,33 @@ struct WgmmaGemmKernel {
       return p.epilogue.resolve();
     } else {
       return (p.epilogue);
+    }
+  }
+
+  // A unit's accumulators as the partial of slot `slot`, published once every thread that
+  // holds part of it has stored (Cooperative: both consumers; Pingpong: this one).
+  TESSERA_DEVICE static void store_partial(const TmaGemmParams<Config>& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                           int worker, int j, int slot, int rank, int row0, int c, int t) {
+    using Atom = typename Config::Atom;
+    // From this thread's first element, every other one is a constant step away (the index is
+    // linear in row and column): one base address, immediate offsets.
+    const auto first = Atom::element(t, 0);
+    float* base = p.scheduler.partial(slot, rank) + Fixup::index(row0 + first.row, first.col);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int i = 0; i < kAccPerBlock; i += 2) {
+        const auto e = Atom::element(0, i);  // (r, c) and (r, c + 1), from thread 0's first
+        Fixup::store_pair(base, rb * 64 + e.row, e.col, acc[rb][i], acc[rb][i + 1]);
+      }
+    }
+    const int readers = p.scheduler.readers_of_piece(worker, j);
+    if constexpr (Config::kPingpong) {
+      Fixup::publish(p.scheduler, slot, rank, readers, t, 128,
+                     [c] { nvidia::named_barrier_sync(kEpilogueBarrier + c, 128); });
+    } else {
+      Fixup::publish(p.scheduler, slot, rank, readers, c * 128 + t, 256,
+                     [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
     }
   }
 };
