@@ -80,9 +80,10 @@ struct FmaConfig {
   static_assert(is_fma_element<ElementA> && is_fma_element<ElementB> && is_fma_element<ElementC> &&
                     is_fma_element<ElementD>,
                 "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::SplitKSlices>,
+  static_assert(std::is_same_v<Scheduler, scheduler::SplitKSlices> || takes_problem_set<Scheduler>,
                 "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
-                "tile, or one K slice of a tile, per block); it takes no other scheduler");
+                "tile, or one K slice of a tile, per block), or a batch or groups with "
+                "scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");
   static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,

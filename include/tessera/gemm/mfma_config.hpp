@@ -138,9 +138,10 @@ struct MfmaConfig {
                 "instruction reads both)");
   static_assert(is_mfma_output<ElementC> && is_mfma_output<ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
-                "(scheduler::DataParallel); it takes no other scheduler");
+                "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::Grouped<Layout>); it takes no other scheduler");
   static_assert((std::is_same_v<ElementA, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
                 "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");
   static_assert(std::is_same_v<Arch, Gfx950> || !Instruction::kGfx950Only,

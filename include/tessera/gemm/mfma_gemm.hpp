@@ -50,8 +50,19 @@ struct KernelLauncher<MfmaFamily, Config> {
     if (operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) >= k4GiB || operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) >= k4GiB) {
       return Status::kErrorOffsetOverflow;
     }
-    return tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK, sizeof(EA),
-                                                sizeof(EB));
+    const Status s = tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
+                                                          sizeof(EA), sizeof(EB));
+    if (!ok(s)) return s;
+    const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
+    if (scheduler_units<typename Config::Scheduler>(grid, a.problems) > std::int64_t(0x7fffffff)) {
+      return Status::kErrorGridTooLarge;
+    }
+    // The async schedule's direct-to-LDS loads have no unaligned fallback: every problem's A
+    // and B must start 16-byte aligned.
+    if (Config::kDirectToLds && !strides_keep_alignment(problem_strides<typename Config::Scheduler>(a.problems))) {
+      return Status::kErrorProblemStrideMisaligned;
+    }
+    return Status::kSuccess;
   }
 
   static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
@@ -60,6 +71,15 @@ struct KernelLauncher<MfmaFamily, Config> {
   template <class T>
   static bool vector_aligned(const T* p, std::int64_t ld) {
     return lines_aligned(p, ld, 16);
+  }
+
+  // Every problem's A and B start 16-byte aligned too: their strides, and where problems start
+  // at rows of their own, a row-major A (a row is lda elements on; a column-major row is one).
+  static bool strides_keep_alignment(const ProblemStrides& s) {
+    if constexpr (takes_problem_set<typename Config::Scheduler>) {
+      if (Config::Scheduler::kRowOffsets && !LayoutA::kIsRowMajor) return false;
+    }
+    return (s.a * std::int64_t(sizeof(EA))) % 16 == 0 && (s.b * std::int64_t(sizeof(EB))) % 16 == 0;
   }
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
@@ -80,14 +100,17 @@ struct KernelLauncher<MfmaFamily, Config> {
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
                 epilogue.reads_c() && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd), epilogue};
     const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-    const std::int64_t tiles = scheduler::DataParallel::units(grid);
-    p.scheduler = scheduler::DataParallel::make(grid, int(tiles));  // one tile per workgroup
+    // One tile per workgroup (a problem set: its bound; workgroups past the last unit leave).
+    const std::int64_t tiles = scheduler_units<typename Config::Scheduler>(grid, a.problems);
+    if (tiles == 0) return Status::kSuccess;
+    p.scheduler = make_scheduler<typename Config::Scheduler>(grid, a.problems, int(tiles));
     p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
+    p.strides = problem_strides<typename Config::Scheduler>(a.problems);
 
     LaunchShape shape;
     shape.grid_x = unsigned(tiles);
     shape.block_x = Config::kThreads;
-    if (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb)) {
+    if (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides)) {
       return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);
     }
     if constexpr (Config::kDirectToLds) {

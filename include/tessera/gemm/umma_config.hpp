@@ -135,9 +135,10 @@ struct UmmaConfig {
                 "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t");
   static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
-                "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel; it "
-                "takes no other scheduler yet");
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
+                "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel, or a "
+                "batch or groups with scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no "
+                "other scheduler yet");
   static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,

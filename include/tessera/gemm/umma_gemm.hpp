@@ -45,10 +45,11 @@ struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelL
 
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
   template <TmaPath kPath>
-  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
+  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d,
+                            const ProblemSet& problems = {}) {
     using Kernel = UmmaGemmKernel<Config, kPath>;
     return tma_launch::persistent<umma_gemm_kernel<Config, kPath>, typename Kernel::C, typename Kernel::Cluster,
-                                  Kernel::Plan::kTotalBytes>(p, stream, d);
+                                  Kernel::Plan::kTotalBytes>(p, stream, d, problems);
   }
 };
 

@@ -103,9 +103,9 @@ struct WgmmaConfig {
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel>,
-                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
-                "takes no other scheduler yet");
+  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
+                "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel, or a batch "
+                "or groups with scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.

@@ -48,10 +48,11 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
   using DBoxes = tma_launch::DStoreBoxes<64, 0, 64, true>;
 
   template <TmaPath kPath>
-  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
+  static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d,
+                            const ProblemSet& problems = {}) {
     using Kernel = WgmmaGemmKernel<Config, kPath>;
     return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
-                                  Kernel::Plan::kTotalBytes>(p, stream, d);
+                                  Kernel::Plan::kTotalBytes>(p, stream, d, problems);
   }
 };
 

@@ -32,31 +32,43 @@ TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t pack_pair(float lo, float hi) {
 // One element of D whose C value is read from global memory when the epilogue asks for it
 // (EpilogueElement's interface, epilogue.hpp): an epilogue that does not read C costs no load,
 // and one that does loads inside its own condition. Params: the kernel's parameters (c, ldc).
-template <class LayoutC, class Params>
+// kProblem: the element is of a problem of a batch or group, whose C starts problem *
+// p.strides.c elements on (worked out where C is read, so nothing more stays live before).
+template <class LayoutC, class Params, bool kProblem = false>
 struct GlobalCElement {
   const Params& p;
   std::int64_t m, n;
   bool present;  // the call reads C and (m, n) is inside M x N
+  bool stored;   // (m, n) is inside M x N (or the problem's rows)
+  int problem = 0;
   TESSERA_DEVICE TESSERA_FORCEINLINE bool has_c() const { return present; }
-  TESSERA_DEVICE TESSERA_FORCEINLINE float c() const { return to_float(p.c[LayoutC::offset(m, n, p.ldc)]); }
+  TESSERA_DEVICE TESSERA_FORCEINLINE float c() const {
+    if constexpr (kProblem) {
+      return to_float(p.c[problem * p.strides.c + LayoutC::offset(m, n, p.ldc)]);
+    } else {
+      return to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
+    }
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool inside() const { return stored; }
 };
 
 // D(m, n) before its conversion: p.epilogue applied to `acc`, with C(m, n) where the call reads
 // C and (m, n) is inside M x N.
 template <class LayoutC, class Params>
 TESSERA_DEVICE TESSERA_FORCEINLINE float epilogue_with_c(const Params& p, float acc, std::int64_t m, std::int64_t n) {
-  return p.epilogue(acc, GlobalCElement<LayoutC, Params>{p, m, n, p.epilogue.reads_c() && m < p.M && n < p.N});
+  const bool inside = m < p.M && n < p.N;
+  return p.epilogue(acc, GlobalCElement<LayoutC, Params>{p, m, n, p.epilogue.reads_c() && inside, inside});
 }
 // The same for an element the caller knows to be inside M x N.
 template <class LayoutC, class Params>
 TESSERA_DEVICE TESSERA_FORCEINLINE float epilogue_inside(const Params& p, float acc, std::int64_t m, std::int64_t n) {
-  return p.epilogue(acc, GlobalCElement<LayoutC, Params>{p, m, n, p.epilogue.reads_c()});
+  return p.epilogue(acc, GlobalCElement<LayoutC, Params>{p, m, n, p.epilogue.reads_c(), true});
 }
 // The same where the caller knows C is not read.
 template <class Params>
 TESSERA_DEVICE TESSERA_FORCEINLINE float epilogue_without_c(const Params& p, float acc, std::int64_t m,
                                                             std::int64_t n) {
-  return p.epilogue(acc, EpilogueElement{m, n, 0.0f, false});
+  return p.epilogue(acc, EpilogueElement{m, n, 0.0f, false, m < p.M && n < p.N});
 }
 }  // namespace detail
 

@@ -13,6 +13,9 @@
 // Direct (the generic path, for D/C no TMA can describe): each thread writes its values
 // with ordinary, bounds-checked element stores.
 //
+// A group's last tile (many GEMMs, problem_place.hpp): its boxes that hold rows past the group
+// are staged the same way, then copied to D by the warpgroup's threads, those rows left out.
+//
 // C is read (only when the epilogue reads it) with ordinary loads before the values are
 // written, so C == D (in place) is safe: every element is read before the store that
 // overwrites it.
@@ -25,6 +28,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/collective/epilogue_support.hpp"
+#include "tessera/gemm/collective/problem_place.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
@@ -34,7 +38,9 @@ namespace tessera::gemm {
 
 
 // ElementC, ElementD, LayoutC: C's and D's element types and their layout; kN: the N tile;
-// kRowBlocks: the warpgroup's 64-row blocks. The kernel's parameters carry the epilogue.
+// kRowBlocks: the warpgroup's 64-row blocks. The kernel's parameters carry the epilogue. Each
+// store takes a Place (problem_place.hpp): one GEMM's C, D and bounds by default, or an entry
+// of a batch or group.
 template <class ElementC, class ElementD, class LayoutC, int kN_, int kRowBlocks_>
 struct WgmmaEpilogue {
   using EC = ElementC;
@@ -55,30 +61,30 @@ struct WgmmaEpilogue {
   // The warpgroup's block of the tile: rows [m0, m0 + 64 kRowBlocks), columns [n0, n0 + N).
   // staging: this warpgroup's two boxes; turn counts this warpgroup's boxes (picks the
   // buffer); barrier: the warpgroup's named-barrier id; t: thread in the warpgroup.
-  template <class Params>
+  template <class Params, class Place = OneProblem>
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                       int barrier, int t) {
+                                       int barrier, int t, const Place& place = {}) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
     // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy: the
     // second made ptxas spill there.
     if constexpr (kRowBlocks == 1) {
       if (!p.epilogue.reads_c()) {
-        tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t);
+        tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t, place);
         return;
       }
     }
-    tma_store_boxes<true>(p, acc, m0, n0, staging, turn, barrier, t);
+    tma_store_boxes<true>(p, acc, m0, n0, staging, turn, barrier, t, place);
   }
 
  private:
   // kReadC: C may be read (where the call reads it and the element is inside M x N); else
   // the call does not read C.
-  template <bool kReadC, class Params>
+  template <bool kReadC, class Params, class Place>
   TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                             int barrier, int t) {
+                                             int barrier, int t, const Place& place) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -115,14 +121,8 @@ struct WgmmaEpilogue {
             }
             const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-            float v0, v1;
-            if constexpr (kReadC) {
-              v0 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
-            } else {
-              v0 = detail::epilogue_without_c(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_without_c(p, acc[rb][i + 1], m, n + 1);
-            }
+            const float v0 = place.template value<kReadC, LayoutC>(p, acc[rb][i], m, n);
+            const float v1 = place.template value<kReadC, LayoutC>(p, acc[rb][i + 1], m, n + 1);
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
               if constexpr (sizeof(ED) == 4) {
@@ -140,14 +140,20 @@ struct WgmmaEpilogue {
           }
           nvidia::fence_proxy_async_shared();
           nvidia::named_barrier_sync(barrier, 128);
-          if (t == 0) {
-            const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
-            if constexpr (kRowMajor) {
-              nvidia::tma_store_2d(&p.map_d, box, col, row);
-            } else {
-              nvidia::tma_store_2d(&p.map_d, box, row, col);
+          const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
+          if (place.box_whole(row, kBoxRows)) {
+            if (t == 0) {
+              if constexpr (kRowMajor) {
+                place.tma_store(p, box, col, row);
+              } else {
+                place.tma_store(p, box, row, col);
+              }
+              nvidia::bulk_commit_group();
             }
-            nvidia::bulk_commit_group();
+          } else {
+            // A box of a group's last tile: only the group's rows, copied by the threads (the
+            // buffer is reused two boxes on, after the barrier at its start).
+            place.template copy_box<LayoutC, Box, ED>(p, box, row, col, t);
           }
           ++turn;
         }
@@ -157,17 +163,17 @@ struct WgmmaEpilogue {
 
  public:
   // Bounds-checked element stores straight from the accumulators.
-  template <class Params>
+  template <class Params, class Place = OneProblem>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
-                                          std::int64_t m0, std::int64_t n0, int t) {
+                                          std::int64_t m0, std::int64_t n0, int t, const Place& place = {}) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int i = 0; i < kAccPerBlock; ++i) {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-        if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::epilogue_inside<LayoutC>(p, acc[rb][i], m, n));
+        if (place.inside(p, m, n)) {
+          *place.template d<LayoutC>(p, m, n) = from_float<ED>(place.template value_inside<LayoutC>(p, acc[rb][i], m, n));
         }
       }
     }

@@ -24,6 +24,10 @@
 // Waits: every group of global loads is a ticket; an LDS store waits for exactly its
 // group (vmcnt = the loads issued after it), and the direct-to-LDS loads' stage is waited
 // for with the newest group still in flight.
+//
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp): the grid is an upper bound
+// of the units; a workgroup finds its unit, leaves if it has none, and runs the same code on a
+// view of the parameters moved to its problem (mfma_problem_view).
 #pragma once
 #include <cstdint>
 
@@ -38,6 +42,8 @@
 #include "tessera/gemm/k_tile_order.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 #include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/problem_set.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
@@ -60,7 +66,23 @@ struct MfmaParams {
   // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
   // the K cursors (and the buffer descriptors) out of scalar registers.
   LastFirstKOrder k_order;
+  ProblemStrides strides;  // a batch's or group's entries (problem_set.hpp)
 };
+
+// The parameters of one problem of a batch or group, as one GEMM: A, B, C and D moved to unit
+// u's problem and its first row (the host chose the aligned kernel only where that keeps A and
+// B 16-byte aligned).
+template <class Config>
+TESSERA_HOST_DEVICE MfmaParams<Config> mfma_problem_view(const MfmaParams<Config>& p, const WorkUnit& u) {
+  MfmaParams<Config> q = p;
+  const std::int64_t row_bytes = Config::LayoutA::offset(u.row_begin, 0, p.lda) * std::int64_t(sizeof(*p.a));
+  q.a = reinterpret_cast<const typename Config::ElementA*>(reinterpret_cast<const char*>(p.a) + row_bytes) +
+        u.problem * p.strides.a;
+  q.span_a -= row_bytes;
+  q.b += u.problem * p.strides.b;
+  q.output = p.output.at_problem(u.problem, u.row_begin, u.rows, p.strides.c, p.strides.d);
+  return q;
+}
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
 
@@ -84,7 +106,18 @@ struct MfmaGemmKernel {
   using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
 
   struct Mainloop;
-  TESSERA_DEVICE static void run(const MfmaParams<Config>& p);
+  // The workgroup's unit (none past a problem set's last: the grid is a bound), then run().
+  TESSERA_DEVICE static void run_workgroup(const MfmaParams<Config>& p) {
+    const int worker = int(block_index());
+    if constexpr (takes_problem_set<typename Config::Scheduler>) {
+      if (p.scheduler.units_of(worker) == 0) return;
+      const WorkUnit tile = p.scheduler.unit(worker, 0, 0, 0);
+      run(mfma_problem_view(p, tile), tile);
+    } else {
+      run(p, p.scheduler.unit(worker, 0, 0, 0));
+    }
+  }
+  TESSERA_DEVICE static void run(const MfmaParams<Config>& p, const WorkUnit& tile);
   TESSERA_DEVICE static void epilogue(WaveTile& wt, float* staging, std::int64_t m0, std::int64_t n0,
                                       int lane, const MfmaParams<Config>& p);
 };
@@ -248,12 +281,11 @@ struct MfmaGemmKernel<Config, kAligned>::Mainloop {
 };
 
 template <class Config, bool kAligned>
-TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p) {
+TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p, const WorkUnit& tile) {
   TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
   const int tid = thread_index();
   const int wave = int(amd::wave_index());
   const int lane = int(amd::lane_index());
-  const WorkUnit tile = p.scheduler.unit(int(block_index()), 0, 0, 0);
   const std::int64_t m0 = std::int64_t(tile.m) * kBM;
   const std::int64_t n0 = std::int64_t(tile.n) * kBN;
 
@@ -372,7 +404,7 @@ TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(Config::kThreads, Config::kBlocksPerCu
   // Built for several targets, a program holds every configuration's kernel in every
   // device pass; only the pass of the configuration's own target has a body (arch.hpp,
   // device_pass_targets): gfx950's K-doubled MFMAs do not exist on gfx942.
-  if constexpr (device_pass_targets<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run(params);
+  if constexpr (device_pass_targets<typename Config::Arch>()) MfmaGemmKernel<Config, kAligned>::run_workgroup(params);
 }
 
 #endif  // TESSERA_AMD_TARGET && __clang__

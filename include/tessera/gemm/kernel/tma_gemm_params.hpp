@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "tessera/arch/nvidia/tma.hpp"
+#include "tessera/gemm/problem_set.hpp"
 
 namespace tessera::gemm {
 
@@ -21,6 +22,7 @@ struct TmaGemmParams {
   std::int64_t M, N, K;
   typename Config::Epilogue epilogue;
   typename Config::Scheduler scheduler;
+  ProblemStrides strides;  // a batch's or group's entries (problem_set.hpp); 0 for one GEMM
 };
 #endif  // TESSERA_CUDA
 

@@ -15,6 +15,9 @@
 // consumer frees a stage in every CTA that writes into it; before the CTAs leave, each
 // producer waits until its stages have been released (TmaProducer::tail).
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp).
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp): the same kernel on 3-D
+// tensor maps; an epilogue box whose rows all belong to the unit's problem is stored with TMA,
+// one of a group's last tile has the group's rows copied out by the warpgroup's threads.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -53,7 +56,9 @@ struct WgmmaGemmKernel {
   using Cluster = typename Operands::Cluster;
   using Generic = typename SmemPlan::Generic;
   static constexpr int kStages = kTmaLoads ? Config::kStages : Generic::kStages;
-  using Producer = TmaProducer<Operands, kStages>;
+  static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+  using Producer = TmaProducer<Operands, kStages, kProblemSet>;
+  using Place = ProblemOfSet<problem_owns_all_rows<typename Config::Scheduler>>;
   using RealigningProducer = GenericProducer<Operands, typename Generic::Slots>;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
@@ -181,7 +186,12 @@ struct WgmmaGemmKernel {
       }
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(tile.n) * Config::kBlockN;
-      if constexpr (kTmaStores) {
+      if constexpr (kProblemSet && kTmaStores) {
+        Epilogue::tma_store(p, acc, tile.row_begin + m0, n0, my_staging, turn, kEpilogueBarrier + c, t,
+                            Place::of(p, tile));
+      } else if constexpr (kProblemSet) {
+        Epilogue::direct_store(p, acc, tile.row_begin + m0, n0, t, Place::of(p, tile));
+      } else if constexpr (kTmaStores) {
         Epilogue::tma_store(p, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t);
       } else {
         Epilogue::direct_store(p, acc, m0, n0, t);
