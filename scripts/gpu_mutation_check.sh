@@ -6,7 +6,9 @@
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
-#                 that TMA cannot describe is sent to the TMA store anyway.
+#                 that TMA cannot describe is sent to the TMA store anyway;
+#   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
+#                 off by one tile), test_many_gemms.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
 # DIR (on a machine without a GPU) and runs nothing.
@@ -44,6 +46,8 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_many_gemms_mutant_offset tessera/gemm/grouped_scheduler.hpp \
+    's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -67,4 +71,5 @@ check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong st
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
 exit $status
