@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Proves the GPU suites can fail: builds each against a copy of the headers with one
 # deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
-#   FMA family:   the K-edge check drops the last column of K;
+#   FMA family:   the K-edge check drops the last column of K; the split-K workspace slice
+#                 offset with M and N swapped (caught on 33 x 17 and 130 x 67: a wrong
+#                 result, or a write into the workspace's guard);
 #   wgmma family: the consumers read B from the next stage of the ring (a stage index off
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
 #                 that TMA cannot describe is sent to the TMA store anyway;
+#   shapes (issue 17): the cluster split-K sum leaves out the last CTA's partial tile; the
+#                 staged-C loader loads C from 8 columns to the right; the transposed
+#                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
 #   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
 #                 off by one tile), test_many_gemms.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
-# DIR (on a machine without a GPU) and runs nothing.
+# DIR (on a machine without a GPU) and runs nothing; TESSERA_MUTANT_ONLY=<name> builds only that one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -23,6 +28,8 @@ fi
 
 build_mutant() {  # <name> <header> <sed expression> <test source>
   local name=$1 header=$2 expr=$3 source=$4
+  # TESSERA_MUTANT_ONLY=<name>: build that mutant alone (e.g. with --build-only).
+  [[ -n ${TESSERA_MUTANT_ONLY:-} && $name != "$TESSERA_MUTANT_ONLY" ]] && return 0
   rm -rf "$work/include" && cp -r include "$work/include"
   sed -i "$expr" "$work/include/$header"
   if cmp -s "$work/include/$header" "include/$header"; then
@@ -36,6 +43,8 @@ build_mutant() {  # <name> <header> <sed expression> <test source>
 if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
+  build_mutant test_fma_gemm_mutant_split_k tessera/gemm/kernel/fma_gemm_kernel.hpp \
+    's/slice_elements(p\.M, p\.N)/slice_elements(p.N, p.M)/' test/gpu/test_fma_gemm.cu
   build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/wgmma_mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
@@ -46,6 +55,13 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/collective/cluster_partial_sum.hpp \
+    's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/collective/staged_c_loader.hpp \
+    's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
+    test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/transposed.hpp \
+    's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
   build_mutant test_many_gemms_mutant_offset tessera/gemm/grouped_scheduler.hpp \
     's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
   mutants=$work
@@ -67,9 +83,13 @@ check() {  # <binary> <filter> <what>
   fi
 }
 check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
+check test_fma_gemm_mutant_split_k "[splitk]" "FMA split-K with the slice offset's M and N swapped"
 check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
+check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
+check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
 exit $status

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "state.hpp"
 #include "tessera/arch/amd/emulation_hooks.hpp"
@@ -146,7 +147,10 @@ bool uniform(Workgroup& wg, Wave& w, const Lane& first) {
 void resolve_waitcnt(Wave& w, const PendingCall& c) {
   const WaitCounts counts = waitcnt_decode(std::uint16_t(c.a));
   if (w.vm_issued - w.vm_completed > counts.vmcnt) vm_complete_until(w, w.vm_issued - counts.vmcnt);
-  if (counts.lgkmcnt == 0) w.flush_epochs.push_back(emu().wg.epoch);
+  if (counts.lgkmcnt == 0) {
+    w.flush_epochs.push_back(emu().wg.epoch);
+    lds_reads_waited(w);
+  }
   record(w, TraceKind::kWaitcnt, c.pc, counts.vmcnt, counts.lgkmcnt, counts.expcnt);
 }
 
@@ -162,8 +166,9 @@ void run_wave(Workgroup& wg, Wave& w) {
     }
     if (first == nullptr) {
       // Direct-to-LDS loads still in flight stay so: they land at some time after the
-      // wave ends, which is no order another wave can rely on.
+      // wave ends, which is no order another wave can rely on. Its LDS reads have returned.
       w.ended = true;
+      lds_reads_waited(w);
       return;
     }
     if (!uniform(wg, w, *first)) return;
@@ -177,10 +182,14 @@ void run_wave(Workgroup& wg, Wave& w) {
       case Call::kWaitcnt: resolve_waitcnt(w, c); break;
       case Call::kFence:
         // What clang-22 emits for a workgroup-scope release fence on gfx942/gfx950: a wait
-        // for the wave's LDS operations and for its direct-to-LDS loads (LLVM's memory
-        // legalizer, S_WAITCNT_lds_direct, llvm-project PR 150887).
-        if (!w.dma.empty()) vm_complete_until(w, w.dma.back().index + 1);
+        // for the wave's LDS operations and (HardwareChoices::fence_waits_for_dma) for its
+        // direct-to-LDS loads (LLVM's memory legalizer, S_WAITCNT_lds_direct, llvm-project
+        // PR 150887; PR 131842 had relaxed such waits before).
+        if (emu().options.hardware.fence_waits_for_dma && !w.dma.empty()) {
+          vm_complete_until(w, w.dma.back().index + 1);
+        }
         w.flush_epochs.push_back(wg.epoch);
+        lds_reads_waited(w);
         record(w, TraceKind::kFence, c.pc);
         break;
       case Call::kSetPrio: record(w, TraceKind::kSetPrio, c.pc, c.a); break;
@@ -243,6 +252,7 @@ void run_workgroup(unsigned id, unsigned threads) {
       return;
     }
     ++wg.epoch;
+    lds_interval_ended();
     for (Wave& w : wg.waves) {
       if (!w.at_barrier) continue;
       w.at_barrier = false;
@@ -256,6 +266,44 @@ void run_workgroup(unsigned id, unsigned threads) {
 }  // namespace detail
 
 using namespace detail;
+
+HardwareChoices HardwareChoices::from_environment() {
+  HardwareChoices h;
+  const char* spec = std::getenv("TESSERA_EMULATOR_HARDWARE");
+  if (spec == nullptr) return h;
+  std::string rest = spec;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string item = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    if (item == "denormals=keep") {
+      h.mfma_denormals = Denormals::kKeep;
+    } else if (item == "denormals=flush") {
+      h.mfma_denormals = Denormals::kFlush;
+    } else if (item == "straddle=zero") {
+      h.straddle = StraddleRule::kZero;
+    } else if (item == "straddle=whole") {
+      h.straddle = StraddleRule::kWhole;
+    } else if (item == "fence_dma=wait") {
+      h.fence_waits_for_dma = true;
+    } else if (item == "fence_dma=nowait") {
+      h.fence_waits_for_dma = false;
+    } else if (!item.empty()) {
+      std::fprintf(stderr,
+                   "tessera emulator: TESSERA_EMULATOR_HARDWARE='%s': unknown '%s' (expected "
+                   "denormals=keep|flush, straddle=zero|whole, fence_dma=wait|nowait)\n",
+                   spec, item.c_str());
+      std::abort();
+    }
+  }
+  return h;
+}
+
+std::string HardwareChoices::describe() const {
+  return std::string("denormals=") + (mfma_denormals == Denormals::kFlush ? "flush" : "keep") +
+         ",straddle=" + (straddle == StraddleRule::kWhole ? "whole" : "zero") +
+         ",fence_dma=" + (fence_waits_for_dma ? "wait" : "nowait");
+}
 
 Options& options() { return emu().options; }
 

@@ -22,6 +22,13 @@
 //    wave's own read makes the compiler's wait happen (SIInsertWaitcnts inserts a vmcnt
 //    wait before an LDS read that may alias an in-flight LDS DMA: llvm-project PRs
 //    74537 and 170660), recorded as kImplicitWait;
+//  - LDS reads complete asynchronously: a read is complete only at the wave's next
+//    s_waitcnt lgkmcnt(0) or release fence (the compiler's own waits before a value is
+//    used are not seen, so this is conservative). A direct-to-LDS load is not ordered with
+//    earlier LDS reads, not even the issuing wave's own (llvm-project PR 142018), so one
+//    that targets bytes an unwaited read covers -- the wave's own, or another wave's not
+//    waited for before the barrier interval the load is issued in -- may land before the
+//    read has read them: kLdsReadNotWaited;
 //  - reads of bytes no one wrote in this workgroup (kLdsUninitialized) and accesses
 //    outside the declared bytes (kLdsOutOfPlan).
 #include <cstring>
@@ -35,6 +42,34 @@ namespace {
 
 std::size_t g_shadow_dirty = 0;  // bytes of shadow the last workgroup may have touched
 constexpr std::uint8_t kWholeWave = 0xff;  // "lane" of bytes a direct-to-LDS load wrote
+
+// Per wave, one bit per LDS dword: the dwords its LDS reads cover that no lgkmcnt wait has
+// covered yet (pending), and those whose reads were waited for in the current barrier
+// interval (waited: still unordered with another wave's load issued in this interval).
+struct ReadsInFlight {
+  std::vector<std::uint64_t> pending, waited;
+  std::size_t lo = 0, hi = 0;  // the bitmap words that may be non-zero
+  bool any_waited = false;
+};
+ReadsInFlight g_reads[kMaxWaves];
+constexpr std::size_t kReadWords = kMaxLdsBytes / 4 / 64;
+
+inline void note_read_in_flight(int wave, std::size_t begin, std::size_t end) {
+  ReadsInFlight& r = g_reads[wave];
+  const std::size_t first = begin >> 2, last = (end - 1) >> 2;
+  for (std::size_t d = first; d <= last; ++d) r.pending[d >> 6] |= std::uint64_t(1) << (d & 63);
+  if (r.lo == r.hi) {
+    r.lo = first >> 6;
+    r.hi = (last >> 6) + 1;
+  } else {
+    if ((first >> 6) < r.lo) r.lo = first >> 6;
+    if ((last >> 6) + 1 > r.hi) r.hi = (last >> 6) + 1;
+  }
+}
+
+inline bool read_bit(const std::vector<std::uint64_t>& bits, std::size_t dword) {
+  return (bits[dword >> 6] >> (dword & 63) & 1u) != 0;
+}
 
 // What one access found, one entry per kind; reported once per access.
 struct Finding {
@@ -167,8 +202,34 @@ inline bool clean(ByteShadow* shadow, std::size_t begin, std::size_t end, const 
 
 }  // namespace
 
+void lds_reads_waited(const Wave& w) {
+  ReadsInFlight& r = g_reads[w.id];
+  for (std::size_t i = r.lo; i < r.hi; ++i) {
+    r.waited[i] |= r.pending[i];
+    r.pending[i] = 0;
+  }
+  r.any_waited = r.any_waited || r.hi > r.lo;
+}
+
+void lds_interval_ended() {
+  for (ReadsInFlight& r : g_reads) {
+    if (!r.any_waited) continue;
+    for (std::size_t i = r.lo; i < r.hi; ++i) r.waited[i] = 0;
+    r.any_waited = false;
+  }
+}
+
 void lds_reset_for_workgroup() {
   Emulator& e = emu();
+  for (ReadsInFlight& r : g_reads) {
+    if (r.pending.empty()) {
+      r.pending.assign(kReadWords, 0);
+      r.waited.assign(kReadWords, 0);
+    }
+    for (std::size_t i = r.lo; i < r.hi; ++i) r.pending[i] = r.waited[i] = 0;
+    r.lo = r.hi = 0;
+    r.any_waited = false;
+  }
   // The hardware leaves LDS holding whatever the last workgroup left; 0xff bytes read as
   // NaN in every float format, so a read of bytes no one wrote is hard to miss.
   std::memset(e.arena, 0xff, kLdsRedzone + kMaxLdsBytes + kLdsRedzone);
@@ -207,6 +268,8 @@ void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uint
       record(w, TraceKind::kImplicitWait, pc, std::uint32_t(w.vm_issued - w.vm_completed));
     }
   }
+
+  if (!write) note_read_in_flight(w.id, begin, end);
 
   if (clean(e.shadow.data(), begin, end, w, l, epoch, write, e.options.report_uninitialized_lds)) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -309,7 +372,7 @@ void lds_mark_dma(Wave& w, const DmaOp& op) {
   Workgroup& wg = emu().wg;
   for (int lane = 0; lane < kWaveSize; ++lane) {
     if ((op.lane_mask >> lane & 1u) == 0) continue;
-    const std::int64_t dst = op.lds_offset + std::int64_t(lane) * op.bytes;
+    const std::int64_t dst = op.lds_offset + std::int64_t(lane) * op.slot;
     Lane& l = wg.lanes[std::size_t(w.first_lane + lane)];
     if (dst < 0 || std::uint64_t(dst) + std::uint64_t(op.bytes) > wg.lds_bytes) {
       out_of_plan(l, dst, std::size_t(op.bytes), op.pc, true);
@@ -339,6 +402,30 @@ void lds_mark_dma(Wave& w, const DmaOp& op) {
                ", which may land at any time until its wait; " + who(race.other_wave, race.other_lane) +
                " " + race.what);
     }
+    Finding unwaited;
+    for (std::int64_t i = dst & ~std::int64_t(3); i < dst + op.bytes; i += 4) {
+      const std::size_t dword = std::size_t(i) >> 2;
+      for (const Wave& reader : wg.waves) {
+        const ReadsInFlight& r = g_reads[reader.id];
+        if (read_bit(r.pending, dword) || (reader.id != w.id && read_bit(r.waited, dword))) {
+          const ByteSites& site = emu().sites[std::size_t(i)];
+          unwaited.add(std::uint64_t(i), reader.id, -1,
+                       emu().shadow[std::size_t(i)].read_wave == reader.id ? site.read_pc : 0, "");
+          unwaited.end = std::uint64_t(i + 4);
+          break;
+        }
+      }
+    }
+    if (unwaited.hit && !count_if_reported(ReportKind::kLdsReadNotWaited, op.pc, unwaited.other_pc)) {
+      const bool own = unwaited.other_wave == w.id;
+      emit(ReportKind::kLdsReadNotWaited, unwaited, l, op.pc,
+           who(w.id, lane) + "'s direct-to-LDS load targets LDS " + range(unwaited.begin, unwaited.end) +
+               (own ? ", which this wave read with no s_waitcnt lgkmcnt(0) between the read and the load"
+                    : ", which " + who(unwaited.other_wave, -1) +
+                          " read with no s_waitcnt lgkmcnt(0) before the barrier interval the load is issued in") +
+               ": direct-to-LDS loads are not ordered with earlier LDS reads, so the load may land before "
+               "the read has read");
+    }
   }
 }
 
@@ -346,7 +433,7 @@ void lds_commit_dma(Wave& w, const DmaOp& op) {
   Workgroup& wg = emu().wg;
   for (int lane = 0; lane < kWaveSize; ++lane) {
     if ((op.lane_mask >> lane & 1u) == 0) continue;
-    const std::int64_t dst = op.lds_offset + std::int64_t(lane) * op.bytes;
+    const std::int64_t dst = op.lds_offset + std::int64_t(lane) * op.slot;
     if (dst < 0 || std::uint64_t(dst) + std::uint64_t(op.bytes) > wg.lds_bytes) continue;
     std::memcpy(wg.lds + dst, op.data[lane], std::size_t(op.bytes));
     for (std::int64_t i = dst; i < dst + op.bytes; ++i) {

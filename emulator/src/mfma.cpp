@@ -14,7 +14,7 @@
 //   16x16x16 f16/bf16: blocks of 16 lanes, 4 K elements per lane (gfx942, gfx950)
 //   32x32x16 f16/bf16: blocks of 32 lanes, 8 K elements per lane (gfx950)
 //   16x16x32 f16/bf16: blocks of 16 lanes, 8 K elements per lane (gfx950)
-// which is FACTS.md's table, with kpl the K elements per lane: A[i][k] in lane
+// that is, with kpl the K elements per lane: A[i][k] in lane
 // M*(k/kpl) + i, element k%kpl (B[k][j] likewise with j); C[i][j] in register
 // 4*(i/(4*64/M)) + i%4 of lane M*((i/4)%(64/M)) + j. The tests check
 // these functions against the layouts AMD's own kernels use (the ROCm "Matrix Core
@@ -23,10 +23,14 @@
 // Arithmetic. Products of two f16 or two bf16 values are exact in fp32 (11 x 11 and
 // 8 x 8 significand bits fit in 24), so the only rounding is in the sums. The model adds,
 // for each D[i][j], C[i][j] first and then the K products in increasing k, rounding to
-// fp32 (nearest even) after every addition, with IEEE denormals. The hardware's adder
-// order and internal width are not published: its results may differ from this model's
-// in the last bits of a sum (a few ulp per instruction), so tests compare against the
-// float64 reference with a tolerance, never bit for bit.
+// fp32 (nearest even) after every addition. Subnormals: kept (IEEE), or, with
+// HardwareChoices::mfma_denormals == kFlush, A, B and C inputs and D outputs that are
+// subnormal become zero of the same sign (what AMD documents for MI200's MFMA_F16/BF16;
+// undocumented for gfx942/gfx950, hence a choice). The hardware's adder order and internal
+// width are not published: its results may differ from this model's in the last bits of a
+// sum (a few ulp per instruction), so tests compare against the float64 reference with a
+// tolerance, never bit for bit.
+#include <cmath>
 #include <cstring>
 
 #include "state.hpp"
@@ -66,6 +70,17 @@ float element_value(std::uint16_t bits, bool bf16) {
   return bf16 ? bits_to_float(std::uint32_t(bits) << 16) : half_t::to_float(bits);
 }
 
+// x, or a zero of x's sign when x is subnormal and the flush is chosen. Subnormal f16 and
+// bf16 inputs are subnormal in their own format: f16's (below 2^-14) are normal fp32
+// numbers, so the test is on the 16-bit exponent field.
+float flush_input(float x, std::uint16_t bits, bool bf16, bool flush) {
+  const std::uint16_t exponent = bf16 ? std::uint16_t(bits & 0x7f80u) : std::uint16_t(bits & 0x7c00u);
+  return flush && exponent == 0 ? std::copysign(0.0f, x) : x;
+}
+float flush_fp32(float x, bool flush) {
+  return flush && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+
 }  // namespace
 
 void resolve_mfma(Wave& w) {
@@ -99,23 +114,26 @@ void resolve_mfma(Wave& w) {
   }
   record(w, TraceKind::kMfma, lane0.call.pc, std::uint32_t(m), std::uint32_t(k_dim), bf16 ? 1u : 0u);
 
+  const bool flush = emu().options.hardware.mfma_denormals == Denormals::kFlush;
   float a[32][32], b[32][32], c[32][32];
   for (int i = 0; i < m; ++i) {
     for (int k = 0; k < k_dim; ++k) {
       const MfmaSlot s = mfma_a_slot(m, k_dim, i, k);
-      a[i][k] = element_value(wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_a[s.index], bf16);
+      const std::uint16_t bits = wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_a[s.index];
+      a[i][k] = flush_input(element_value(bits, bf16), bits, bf16, flush);
     }
   }
   for (int k = 0; k < k_dim; ++k) {
     for (int j = 0; j < n; ++j) {
       const MfmaSlot s = mfma_b_slot(n, k_dim, k, j);
-      b[k][j] = element_value(wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_b[s.index], bf16);
+      const std::uint16_t bits = wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_b[s.index];
+      b[k][j] = flush_input(element_value(bits, bf16), bits, bf16, flush);
     }
   }
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       const MfmaSlot s = mfma_c_slot(m, n, i, j);
-      c[i][j] = wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_c[s.index];
+      c[i][j] = flush_fp32(wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_c[s.index], flush);
     }
   }
   for (int i = 0; i < m; ++i) {
@@ -126,7 +144,7 @@ void resolve_mfma(Wave& w) {
         acc = acc + product;
       }
       const MfmaSlot s = mfma_c_slot(m, n, i, j);
-      wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_c[s.index] = acc;
+      wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_c[s.index] = flush_fp32(acc, flush);
     }
   }
 }

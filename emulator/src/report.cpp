@@ -144,10 +144,12 @@ const char* kind_name(ReportKind kind) {
     case ReportKind::kLdsIntraWave: return "LDS exchange within a wave without a sync point";
     case ReportKind::kLdsWriteNotWaited: return "LDS write not waited for before s_barrier";
     case ReportKind::kLdsDmaInFlight: return "read of an in-flight direct-to-LDS load";
+    case ReportKind::kLdsReadNotWaited: return "direct-to-LDS load over an LDS read not waited for";
     case ReportKind::kLdsUninitialized: return "read of unwritten LDS";
     case ReportKind::kLdsOutOfPlan: return "LDS access outside the declared bytes";
     case ReportKind::kBufferOutOfAllocation: return "buffer access outside its allocation";
-    case ReportKind::kBufferStraddle: return "buffer component straddling num_records";
+    case ReportKind::kBufferStraddle: return "buffer store straddling num_records";
+    case ReportKind::kBufferMisaligned: return "misaligned buffer access";
     case ReportKind::kDivergentCollective: return "divergent wave-level instruction";
     case ReportKind::kMisuse: return "instruction misuse";
   }

@@ -69,6 +69,7 @@ struct DmaOp {
   std::uintptr_t pc = 0;
   std::int64_t lds_offset = 0;    // LDS offset of lane 0's bytes (M0)
   int bytes = 0;                  // per lane
+  int slot = 4;                   // lane i's bytes start at lds_offset + slot * i
   std::uint64_t lane_mask = 0;    // lanes that took part
   unsigned char data[kWaveSize][16] = {};
 };
@@ -179,6 +180,10 @@ void lds_reset_for_workgroup();
 void lds_access(std::uintptr_t address, std::size_t bytes, bool write, std::uintptr_t pc);
 void lds_commit_dma(Wave& w, const DmaOp& op);
 void lds_mark_dma(Wave& w, const DmaOp& op);
+// The wave's LDS reads so far have completed (s_waitcnt lgkmcnt(0), a release fence, the
+// wave's end); a barrier interval ended (reads waited for in it are now ordered).
+void lds_reads_waited(const Wave& w);
+void lds_interval_ended();
 
 // Vector memory (vmem.cpp).
 void vm_complete_until(Wave& w, std::uint64_t index);

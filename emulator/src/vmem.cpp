@@ -5,9 +5,14 @@
 // the clang builtins (clang/docs/AMDGPUBuiltins.rst, "Raw Buffer Load/Store"): the lane
 // offset is range-checked, the scalar offset is added after the check; an out-of-range
 // load reads 0 and an out-of-range store is dropped. Wider accesses are checked per
-// 32-bit component (the buffer.hpp contract). A component that straddles num_records has
-// chip-dependent behaviour (MLIR's AMDGPU dialect documents it as such): the emulator
-// reads it as 0 and reports it, so no kernel comes to rely on either answer.
+// 32-bit component (the buffer.hpp contract). A dword that straddles num_records is
+// chip-dependent (MLIR's AMDGPU dialect: "partially-out of bounds have chipset-dependent
+// behavior"): a load reads it as HardwareChoices::straddle says (0, or whole with 0xff past
+// num_records), so that CI can run a kernel under both; a straddling store is reported.
+// An access whose address is not a multiple of min(size, 4) is reported: the hardware's
+// answer depends on SH_MEM_CONFIG.alignment_mode (DWORD mode ignores the two low address
+// bits of dword and wider accesses; the unaligned mode, which the HSA ABI asks for, does
+// not); the emulator then accesses the bytes as addressed.
 //
 // vmcnt: a wave's vector-memory instructions complete in order (gfx9 without vscnt:
 // loads and stores alike). A load into registers gives its data at once, since the
@@ -15,7 +20,10 @@
 // order. A direct-to-LDS load reads global memory when issued and writes LDS only when
 // it completes, i.e. when an s_waitcnt vmcnt covers it, when the wave would exceed the
 // 63 instructions vmcnt can count, or at one of the waits the compiler inserts on its
-// own (a release fence; an LDS read of the wave's own in-flight bytes).
+// own (a release fence, when HardwareChoices::fence_waits_for_dma; an LDS read of the
+// wave's own in-flight bytes). Lane i's bytes land at M0 + 4 i for 1-, 2- and 4-byte loads
+// and at M0 + 16 i for 12- and 16-byte ones (a 12-byte load leaves the slot's last dword
+// alone): LLVM's AMDGPUDMAOperations.md and the CDNA4 ISA guide.
 #include <cstring>
 
 #include "state.hpp"
@@ -79,29 +87,58 @@ Report buffer_report(ReportKind kind, std::uint64_t offset, std::uint64_t end, s
   return r;
 }
 
+void report_misaligned(const BufferResource& r, std::uint32_t voffset, std::uint32_t soffset, int bytes,
+                       std::uintptr_t pc, const char* access) {
+  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(r.base) + soffset + voffset;
+  const std::uintptr_t alignment = std::uintptr_t(bytes < 4 ? bytes : 4);
+  if (address % alignment == 0 || count_if_reported(ReportKind::kBufferMisaligned, pc, 0)) return;
+  Report rep = buffer_report(ReportKind::kBufferMisaligned, voffset, std::uint64_t(voffset) + std::uint64_t(bytes), pc);
+  rep.detail = std::string(access) + " of " + std::to_string(bytes) + " bytes at an address " +
+               std::to_string(address % alignment) + " bytes past a multiple of " + std::to_string(alignment) +
+               " (base + scalar offset " + std::to_string(soffset) + " + lane offset " + std::to_string(voffset) +
+               "): what the hardware reads depends on SH_MEM_CONFIG.alignment_mode (in DWORD mode it ignores "
+               "the two low address bits); the emulator accessed the bytes as addressed";
+  report(rep);
+}
+
 // One lane's access of `bytes` at lane offset `voffset`: calls visit(component offset,
-// size, ok, address) for each component, ok false for one that reads 0 / is dropped.
+// size, address, in_bytes, fill) for each component: its first in_bytes bytes are at
+// `address` (0: none), the rest read as `fill` (a load) or are not written (a store).
 template <class Visit>
 void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uint32_t soffset,
                         int bytes, std::uintptr_t pc, bool store, Visit visit) {
   const int size = bytes < 4 ? bytes : 4;
   const char* access = store ? "a store" : "a load";
+  report_misaligned(r, voffset, soffset, bytes, pc, access);
+  const bool whole = emu().options.hardware.straddle == StraddleRule::kWhole;
   for (int c = 0; c < bytes; c += size) {
     const std::uint64_t offset = std::uint64_t(voffset) + std::uint64_t(c);
     const std::uint64_t end = offset + std::uint64_t(size);
-    const bool in_range = end <= r.num_records;
-    if (!in_range && offset < r.num_records && !count_if_reported(ReportKind::kBufferStraddle, pc, 0)) {
-      Report rep = buffer_report(ReportKind::kBufferStraddle, offset, end, pc);
-      rep.detail = std::string(access) + " component [" + std::to_string(offset) + ", " + std::to_string(end) +
-                   ") straddles num_records = " + std::to_string(r.num_records) +
-                   " (hardware behaviour is chip-dependent; the emulator reads 0 / drops it)";
-      report(rep);
+    int in_bytes = end <= r.num_records ? size : 0;
+    unsigned char fill = 0;
+    if (offset < r.num_records && end > r.num_records) {  // the component straddles
+      if (store) {
+        if (!count_if_reported(ReportKind::kBufferStraddle, pc, 0)) {
+          Report rep = buffer_report(ReportKind::kBufferStraddle, offset, end, pc);
+          rep.detail = "a store component [" + std::to_string(offset) + ", " + std::to_string(end) +
+                       ") straddles num_records = " + std::to_string(r.num_records) +
+                       " (the hardware drops it or writes past num_records, chip-dependently; the "
+                       "emulator dropped it)";
+          report(rep);
+        }
+      } else {
+        ++emu().stats.load_straddles;
+        if (whole) {
+          in_bytes = int(r.num_records - offset);
+          fill = 0xff;
+        }
+      }
     }
     std::uintptr_t address = 0;
-    bool ok = in_range;
-    if (ok) {
+    if (in_bytes > 0) {
       address = reinterpret_cast<std::uintptr_t>(r.base) + soffset + offset;
-      if (!emu().allocations.empty() && find_allocation(address, address + std::uintptr_t(size)) == nullptr) {
+      if (!emu().allocations.empty() &&
+          find_allocation(address, address + std::uintptr_t(in_bytes)) == nullptr) {
         if (!count_if_reported(ReportKind::kBufferOutOfAllocation, pc, 0)) {
           Report rep = buffer_report(ReportKind::kBufferOutOfAllocation, offset, end, pc);
           rep.detail = std::string(access) + " at lane offset " + std::to_string(offset) +
@@ -110,12 +147,16 @@ void for_each_component(const BufferResource& r, std::uint32_t voffset, std::uin
                        "); the emulator did not touch it";
           report(rep);
         }
-        ok = false;
+        in_bytes = 0;
+        fill = 0;
       }
     }
-    visit(c, size, ok, address);
+    visit(c, size, address, in_bytes, fill);
   }
 }
+
+// Lane i's bytes of a direct-to-LDS load start at M0 + slot * i.
+int lds_dma_slot(int bytes) { return bytes <= 4 ? 4 : 16; }
 
 }  // namespace
 
@@ -132,6 +173,7 @@ void resolve_lds_dma(Wave& w) {
       first = &l;
       op.pc = l.call.pc;
       op.bytes = int(l.call.a);
+      op.slot = lds_dma_slot(op.bytes);
       op.lds_offset = std::int64_t(reinterpret_cast<std::uintptr_t>(l.dma_lds)) -
                       std::int64_t(reinterpret_cast<std::uintptr_t>(wg.lds));
     }
@@ -152,11 +194,10 @@ void resolve_lds_dma(Wave& w) {
     op.lane_mask |= std::uint64_t(1) << l.lane;
     g_lane = &l;  // reports name the lane whose access they are about
     for_each_component(first->dma_rsrc, l.dma_voffset, first->dma_soffset, op.bytes, op.pc, false,
-                       [&](int c, int size, bool ok, std::uintptr_t address) {
-                         if (ok) {
-                           std::memcpy(&op.data[l.lane][c], reinterpret_cast<const void*>(address),
-                                       std::size_t(size));
-                         }
+                       [&](int c, int size, std::uintptr_t address, int in_bytes, unsigned char fill) {
+                         unsigned char* dst = &op.data[l.lane][c];
+                         if (in_bytes > 0) std::memcpy(dst, reinterpret_cast<const void*>(address), std::size_t(in_bytes));
+                         std::memset(dst + in_bytes, fill, std::size_t(size - in_bytes));
                        });
     g_lane = nullptr;
   }
@@ -188,12 +229,9 @@ void buffer_load(const BufferResource& r, std::uint32_t lane_offset, std::uint32
   const std::uintptr_t pc = TESSERA_EMU_PC;
   auto* dst = static_cast<unsigned char*>(out);
   for_each_component(r, lane_offset, scalar_offset, bytes, pc, false,
-                     [&](int c, int size, bool ok, std::uintptr_t address) {
-                       if (ok) {
-                         std::memcpy(dst + c, reinterpret_cast<const void*>(address), std::size_t(size));
-                       } else {
-                         std::memset(dst + c, 0, std::size_t(size));
-                       }
+                     [&](int c, int size, std::uintptr_t address, int in_bytes, unsigned char fill) {
+                       if (in_bytes > 0) std::memcpy(dst + c, reinterpret_cast<const void*>(address), std::size_t(in_bytes));
+                       std::memset(dst + c + in_bytes, fill, std::size_t(size - in_bytes));
                      });
   if (l.lane == 0) record(w, TraceKind::kBufferLoad, pc, std::uint32_t(bytes));
   vm_count_issue(l, w);
@@ -206,8 +244,8 @@ void buffer_store(const BufferResource& r, std::uint32_t lane_offset, std::uint3
   const std::uintptr_t pc = TESSERA_EMU_PC;
   const auto* src = static_cast<const unsigned char*>(in);
   for_each_component(r, lane_offset, scalar_offset, bytes, pc, true,
-                     [&](int c, int size, bool ok, std::uintptr_t address) {
-                       if (ok) std::memcpy(reinterpret_cast<void*>(address), src + c, std::size_t(size));
+                     [&](int c, int size, std::uintptr_t address, int in_bytes, unsigned char) {
+                       if (in_bytes == size) std::memcpy(reinterpret_cast<void*>(address), src + c, std::size_t(size));
                      });
   if (l.lane == 0) record(w, TraceKind::kBufferStore, pc, std::uint32_t(bytes));
   vm_count_issue(l, w);

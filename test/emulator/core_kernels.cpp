@@ -146,30 +146,69 @@ struct DmaParams {
 };
 template <int Bytes>
 void dma_copy(const DmaParams& p, unsigned char* lds) {
+  constexpr int kSlot = dma_slot_bytes(Bytes);
   const int tid = tessera::thread_index();
   const int wave = tid / 64, lane = tid % 64;
   const amd::BufferResource src = amd::make_buffer_resource(p.src, p.num_records);
+  // Each lane first fills its two slots with the pattern, so that what a load leaves alone
+  // is seen; the loads must not overtake these writes (wait lgkmcnt).
+  for (int chunk = 0; chunk < 2; ++chunk) {
+    unsigned char* slot = lds + ((wave * 2 + chunk) * 64 + lane) * kSlot;
+    for (int i = 0; i < kSlot; ++i) slot[i] = kDmaPattern;
+  }
+  amd::wait_lgkmcnt<0>();
   for (int chunk = 0; chunk < 2; ++chunk) {
     const int block = wave * 2 + chunk;
-    amd::buffer_load_to_lds<Bytes>(src, lds + block * 64 * Bytes, std::uint32_t((block * 64 + lane) * Bytes));
+    amd::buffer_load_to_lds<Bytes>(src, lds + block * 64 * kSlot, std::uint32_t((block * 64 + lane) * Bytes));
   }
   switch (p.wait) {
-    case -1: tessera::block_barrier(); break;  // its release fence waits for the loads
+    case -1: tessera::block_barrier(); break;  // its release fence may wait for the loads
     case 0: amd::wait_vmcnt<0>(); break;
     case 1: amd::wait_vmcnt<1>(); break;
     default: amd::wait_vmcnt<2>(); break;
   }
   if (p.wait >= 0) amd::barrier();
   const int other = (wave ^ 1) * 2 + p.chunk_read;
-  const auto* words = reinterpret_cast<const std::uint32_t*>(lds + (other * 64 + lane) * Bytes);
-  for (int i = 0; i < Bytes / 4; ++i) p.dst[(tid * Bytes) / 4 + i] = words[i];
+  const unsigned char* slot = lds + (other * 64 + lane) * kSlot;
+  unsigned char* out = reinterpret_cast<unsigned char*>(p.dst) + tid * kSlot;
+  for (int i = 0; i < kSlot; ++i) out[i] = slot[i];
 }
 TESSERA_GLOBAL void dma_kernel(const DmaParams p) {
   TESSERA_AMD_LDS(lds, 4 * 64 * 16);
   switch (p.bytes) {
+    case 1: dma_copy<1>(p, lds); break;
+    case 2: dma_copy<2>(p, lds); break;
     case 4: dma_copy<4>(p, lds); break;
     case 12: dma_copy<12>(p, lds); break;
     default: dma_copy<16>(p, lds); break;
+  }
+}
+
+struct ReadThenDmaParams {
+  ReadThenDma mode;
+  const std::uint32_t* src;
+  float* out;
+};
+TESSERA_GLOBAL void read_then_dma_kernel(const ReadThenDmaParams p) {
+  TESSERA_AMD_LDS(lds, 64 * 4);
+  auto* words = reinterpret_cast<float*>(lds);
+  const int tid = tessera::thread_index();
+  const int wave = tid / 64, lane = tid % 64;
+  if (wave == 0) words[lane] = float(lane);
+  tessera::block_barrier();
+  const bool same_wave = p.mode == ReadThenDma::kSameWaveWaited || p.mode == ReadThenDma::kSameWaveNotWaited;
+  const int loader = same_wave ? 0 : 1;
+  if (wave == 0) p.out[lane] = words[lane];
+  const bool waited = p.mode == ReadThenDma::kOtherWaveWaited || p.mode == ReadThenDma::kSameWaveWaited;
+  if (waited) amd::wait_lgkmcnt<0>();
+  if (p.mode == ReadThenDma::kOtherWaveFenced) {
+    tessera::block_barrier();
+  } else {
+    amd::barrier();
+  }
+  if (wave == loader) {
+    amd::buffer_load_to_lds<4>(amd::make_buffer_resource(p.src, 64 * 4), lds, std::uint32_t(lane * 4));
+    amd::wait_vmcnt<0>();
   }
 }
 
@@ -216,6 +255,11 @@ Status run_dma(int bytes, const std::uint32_t* src, std::uint32_t num_records, i
                std::uint32_t* dst) {
   return tessera::launch_kernel(dma_kernel, LaunchShape{1, 1, 1, 128}, nullptr,
                                 DmaParams{bytes, src, num_records, wait, chunk_read, dst});
+}
+
+Status run_read_then_dma(ReadThenDma mode, const std::uint32_t* src, float* out) {
+  return tessera::launch_kernel(read_then_dma_kernel, LaunchShape{1, 1, 1, 128}, nullptr,
+                                ReadThenDmaParams{mode, src, out});
 }
 
 }  // namespace emu_test

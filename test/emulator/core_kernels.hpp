@@ -46,11 +46,23 @@ tessera::Status run_lds_bounds(int offset, bool read_unwritten, float* out);
 tessera::Status run_buffer(int bytes, const void* src, std::uint32_t num_records, std::uint32_t soffset,
                            void* dst, std::uint32_t store_records);
 
-// Direct-to-LDS: 2 waves; wave w loads `bytes` per lane of src (64 * bytes per wave, two
-// loads: chunk 0 and chunk 1), waits vmcnt(`wait`), passes a bare s_barrier (wait < 0:
-// no explicit wait, block_barrier() instead); then every lane copies the other wave's
-// chunk `chunk_read` words out to dst.
+// Direct-to-LDS: 2 waves; each lane fills its two LDS slots (dma_slot_bytes(bytes) each:
+// where the hardware puts a lane's bytes) with kDmaPattern, then wave w loads `bytes` per
+// lane of src (lane offset (block * 64 + lane) * bytes, two loads: block 2w and 2w + 1),
+// waits vmcnt(`wait`), passes a bare s_barrier (wait < 0: no explicit wait,
+// block_barrier() instead); then every lane copies its slot of the other wave's block
+// `chunk_read` to dst (dma_slot_bytes(bytes) bytes per work-item).
+constexpr int dma_slot_bytes(int bytes) { return bytes <= 4 ? 4 : 16; }
+constexpr unsigned char kDmaPattern = 0xa5;
 tessera::Status run_dma(int bytes, const std::uint32_t* src, std::uint32_t num_records, int wait,
                         int chunk_read, std::uint32_t* dst);
+
+// An LDS read, then a direct-to-LDS load into the same bytes: wave 0 reads 64 words
+// (out[lane]), then, after a barrier, a 4-byte direct-to-LDS load of src overwrites them,
+// issued by wave 0 itself or by wave 1, with or without an lgkmcnt(0) wait between wave
+// 0's read and the barrier (kOtherWaveFenced: block_barrier(), whose fence waits).
+enum class ReadThenDma { kOtherWaveWaited, kOtherWaveNotWaited, kOtherWaveFenced, kSameWaveWaited,
+                         kSameWaveNotWaited };
+tessera::Status run_read_then_dma(ReadThenDma mode, const std::uint32_t* src, float* out);
 
 }  // namespace emu_test

@@ -1,7 +1,7 @@
 // One emulated GEMM check, the GPU suite's check (test/gpu/gemm_case.hpp) on the wave
 // emulator: fresh random inputs, poisoned outputs and a poisoned guard past every
-// buffer, Gemm<Config>::run on the emulated device, then the float64 reference element
-// by element; the host half is the GPU suite's (test/support/gemm_case_host.hpp). The
+// buffer (and on both sides of a split-K workspace), Gemm<Config>::run on the emulated
+// device, then the float64 reference element by element; the host half is the GPU suite's (test/support/gemm_case_host.hpp). The
 // operands are registered with the emulator, so a buffer load that num_records allows but
 // the allocation does not is a report, and the test requires no report of any kind.
 #pragma once
@@ -48,7 +48,27 @@ emu::Target target_of() {
 struct EmulatedResult : tessera::test::CaseOutcome {
   tessera::Status status = tessera::Status::kSuccess;
   std::size_t workspace_bytes = 0;
+  std::size_t workspace_guard_writes = 0;  // guard floats before and after the workspace changed
   std::string reports;  // describe_all() after the run
+};
+
+// A split-K workspace of `bytes` with a poisoned guard on each side as large as the
+// workspace (at least 4 KiB), so that a slice written at a wrong offset lands in a guard
+// (and is counted) instead of in someone else's memory.
+struct GuardedWorkspace {
+  std::size_t floats, guard;
+  std::vector<float> data;
+  explicit GuardedWorkspace(std::size_t bytes)
+      : floats((bytes + 15) / 16 * 4), guard(floats > 1024 ? floats : 1024), data(floats + 2 * guard) {
+    tessera::test::poison(data);  // NaN: every slice the reduce reads must have been written
+  }
+  void* get() { return floats > 0 ? data.data() + guard : nullptr; }
+  std::size_t guard_writes() const {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < guard; ++i) n += tessera::test::is_poison(data[i]) ? 0 : 1;
+    for (std::size_t i = guard + floats; i < data.size(); ++i) n += tessera::test::is_poison(data[i]) ? 0 : 1;
+    return n;
+  }
 };
 
 // `base`: emulator options for the run (tracing, ...); its target is set to Config's.
@@ -75,9 +95,9 @@ EmulatedResult run_emulated_gemm(const CaseShape& s, std::uint64_t seed, emu::Op
 
   EmulatedResult r;
   r.workspace_bytes = s.workspace ? EmulatedGemm<Config>::workspace_size(args) : 0;
-  std::vector<float> workspace(r.workspace_bytes / sizeof(float) + 4);
-  test::poison(workspace);  // NaN: every slice the reduce reads must have been written
-  r.status = EmulatedGemm<Config>::run(args, r.workspace_bytes > 0 ? workspace.data() : nullptr);
+  GuardedWorkspace workspace(r.workspace_bytes);
+  r.status = EmulatedGemm<Config>::run(args, workspace.get());
+  r.workspace_guard_writes = workspace.guard_writes();
   r.reports = emu::describe_all();
   if constexpr (std::is_same_v<EC, ED>) {
     static_cast<test::CaseOutcome&>(r) = host.check_output((s.in_place ? dc : dd).data, GuardedBuffer<ED>::kGuard);
@@ -95,11 +115,13 @@ void check_emulated_gemm(const CaseShape& s, const emu::Options& base = {}, tess
   const std::uint64_t seed = test::fresh_seed();
   INFO("EMULATED " << Config::Arch::kName << ": " << test::describe_case<Config>(s, seed));
   const EmulatedResult r = run_emulated_gemm<Config>(s, seed, base, std::move(epilogue));
-  INFO("status " << status_name(r.status) << ", workspace bytes " << r.workspace_bytes);
+  INFO("status " << status_name(r.status) << ", workspace bytes " << r.workspace_bytes << ", hardware choices "
+                 << base.hardware.describe());
   INFO(r.reports);
   INFO(r.compare.describe());
   REQUIRE(r.status == Status::kSuccess);
   if (s.workspace && s.must_split) CHECK(r.workspace_bytes > 0);
+  CHECK(r.workspace_guard_writes == 0);
   CHECK(emu::reports().empty());
   CHECK_CASE_OUTCOME(s, r);
 }

@@ -51,6 +51,24 @@ std::vector<CaseShape> mfma_shapes(bool aligned) {
   return shapes;
 }
 
+// Shapes whose main loop meets the operands' last, cut dword (an operand that ends at an odd
+// element: its last dword holds that element and 2 bytes past it), found by a user program:
+// an M- or N-contiguous operand (A column-major, B row-major) with M or N small or odd,
+// its leading dimension padded to 8 elements but shorter than the tile, and K over more
+// than one tile: the tile's rows past M (columns past N) alias later K lines, down to the
+// last one. What those bytes hold reaches only rows past M (columns past N) of the block's
+// result, which the epilogue never stores (memory/mfma_tile_copy.hpp): the result must be
+// right whether the hardware reads such a dword as 0 or whole.
+inline std::vector<CaseShape> cut_dword_shapes() {
+  std::vector<CaseShape> shapes{
+      {1, 300, 70},     // A column-major: lda = 8
+      {300, 1, 70},     // B row-major: ldb = 8
+      {129, 33, 389},   // B row-major: ldb = 40
+  };
+  for (CaseShape& s : shapes) s.ld_multiple = 8;
+  return shapes;
+}
+
 // ---- the schedule order, from the emulator's trace (Options::record_trace) --------------
 // Per barrier interval of one workgroup: which waves issued MFMAs, and at what priority.
 struct ScheduleOrder {

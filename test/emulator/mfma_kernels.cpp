@@ -112,7 +112,10 @@ struct TileGemm {
         b[e] = b_tile[ib.col * kK + ib.row];  // the tile holds B^T
       }
       acc = amd::mfma<Shape>(a, b, acc);
-      amd::barrier();  // every read of this stage precedes the loads that refill it
+      // Every read of this stage has completed (lgkmcnt) before the barrier after which the
+      // other wave's loads refill it: those loads are not ordered with LDS reads.
+      amd::wait_lgkmcnt<0>();
+      amd::barrier();
     }
     for (int r = 0; r < Shape::kAccumulators; ++r) {
       const MatrixIndex ic = mfma_c_element<M>(lane, r);

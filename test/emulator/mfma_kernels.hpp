@@ -16,7 +16,8 @@ tessera::Status run_mfma_once(const std::uint16_t* a, const std::uint16_t* b, co
 // K step of Shape::kK, wave 0 loads the A tile and wave 1 the B tile straight into LDS
 // (direct-to-LDS buffer loads, 16 bytes a lane where the operand allows, else 4), two LDS
 // stages with the next step's loads in flight while this one computes, s_waitcnt vmcnt
-// naming exactly the loads the step needs, bare s_barriers. Both waves then compute the
+// naming exactly the loads the step needs, bare s_barriers (the one before a stage is
+// refilled after an lgkmcnt(0) wait: the loads are not ordered with the stage's reads). Both waves then compute the
 // whole M x N tile, wave w into d + w * M * N (row-major), so each depends on the other's
 // loads. A is M x K row-major with only `a_rows` rows (the descriptor's num_records ends
 // there: the rows past it read 0); bt is B^T, N x K row-major.

@@ -10,7 +10,7 @@
 //                  b_reg[e] = B[e * 32 + lane % 32 + (lane / 32) * 8 * 32]
 //   32x32 results (the 32x32x2 f32 example, the same for every 32x32 instruction):
 //                  C[lane % 32 + (lane / 32) * 4 * 32 + g * 32 * 8 + 32 * r] = c_reg[4 * g + r]
-// and FACTS.md for 32x32x8 (A[i][k] in lane 32*(k/4)+i, element k%4) and 16x16x32 (the
+// and AMD's matrix instruction calculator for 32x32x8 (A[i][k] in lane 32*(k/4)+i, element k%4) and 16x16x32 (the
 // 16x16 pattern with 8 elements a lane). The emulator's model (emulator/src/mfma.cpp) is
 // written from Composable Kernel's parameters instead; the tests check one against the
 // other and the instruction against a scalar product.

@@ -18,12 +18,38 @@ namespace {
 }
 }  // namespace
 
-#if defined(EMU_TEST_MUTANT_FMA_BARRIER) || defined(EMU_TEST_MUTANT_FMA_K_EDGE)
+#if defined(EMU_TEST_MUTANT_FMA_BARRIER) || defined(EMU_TEST_MUTANT_FMA_K_EDGE) || \
+    defined(EMU_TEST_MUTANT_FMA_SPLIT_K_OFFSET)
 #include "emulated_gemm_case.hpp"
 #include "fma_configs.hpp"
 #endif
 
-#if defined(EMU_TEST_MUTANT_FMA_K_EDGE)
+#if defined(EMU_TEST_MUTANT_FMA_SPLIT_K_OFFSET)
+// The split-K workspace slice offset with M and N swapped: on 33 x 17 (not multiples of 4)
+// a row-major D's slices overlap (the reduce reads poison: wrong result), a column-major
+// D's run past the workspace (its guard is written).
+template <class Config>
+bool split_k_caught(const char* what) {
+  emu_test::CaseShape s{33, 17, 3001, 0, 1.0f, 0.5f};
+  s.workspace = s.must_split = true;
+  const emu_test::EmulatedResult r = emu_test::run_emulated_gemm<Config>(s, tessera::test::fresh_seed());
+  const bool wrong = r.status != tessera::Status::kSuccess || !r.compare.passed(r.tolerance);
+  std::printf("%s: %s, %zu workspace bytes, %s; %zu guard floats written%s\n", what, tessera::status_name(r.status),
+              r.workspace_bytes, r.compare.describe().c_str(), r.workspace_guard_writes,
+              wrong || r.workspace_guard_writes > 0 ? ": CAUGHT" : ": NOT CAUGHT");
+  return wrong || r.workspace_guard_writes > 0;
+}
+
+TEST_CASE("mutation: the split-K slice offset with M and N swapped is a wrong result or a guard write",
+          "[emulator][mutation]") {
+  using Row = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor, tessera::RowMajor>;
+  using Col = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::ColumnMajor,
+                                  tessera::ColumnMajor>;
+  std::printf("MUTATION: split-K slice offset slice_elements(N, M) instead of (M, N)\n");
+  CHECK(split_k_caught<Row>("row-major D"));
+  CHECK(split_k_caught<Col>("column-major D"));
+}
+#elif defined(EMU_TEST_MUTANT_FMA_K_EDGE)
 TEST_CASE("mutation: the FMA loader dropping the last K element gives a wrong emulated result",
           "[emulator][mutation]") {
   using Config = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,

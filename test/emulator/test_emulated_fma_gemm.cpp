@@ -72,6 +72,28 @@ TEST_CASE("emulated: in place, unaligned operands, K = 0 and alpha = 0", "[emula
   emu_test::check_emulated_gemm<RowF32>({100, 100, 50, 0, 0.0f, 1.0f});
 }
 
+TEST_CASE("emulated: split-K where M and N are not multiples of 4, one and several tiles",
+          "[emulator][fma][splitk]") {
+  // The workspace slice of split s starts s * PartialTile::slice_elements(M, N) floats in:
+  // with M and N multiples of 4 (16 x 300 above) a slice offset with M and N swapped is the
+  // same number, here it is not. The workspace is guarded on both sides (emulated_gemm_case.hpp).
+  using RowF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  using ColF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::ColumnMajor,
+                                     tessera::ColumnMajor>;
+  using ColF16 = emu_test::Gfx942Fma<tessera::half_t, tessera::half_t, tessera::half_t, tessera::ColumnMajor,
+                                     tessera::ColumnMajor, tessera::ColumnMajor>;
+  using RowBf16 = emu_test::Gfx950Fma<tessera::half_t, tessera::half_t, tessera::bfloat16_t,
+                                      tessera::ColumnMajor, tessera::RowMajor, tessera::RowMajor>;
+  for (CaseShape s : {CaseShape{33, 17, 3001, 0, 1.0f, 0.5f}, CaseShape{130, 67, 601, 1, -1.0f, 0.25f}}) {
+    s.workspace = s.must_split = true;
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+    emu_test::check_emulated_gemm<RowBf16>(s);
+  }
+}
+
 TEST_CASE("emulated: a configuration for one AMD target is refused on the other", "[emulator][fma]") {
   using Config = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
                                      tessera::RowMajor>;

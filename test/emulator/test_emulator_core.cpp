@@ -168,34 +168,76 @@ TEST_CASE("buffer loads read 0 past num_records, stores past it are dropped, per
   std::vector<std::uint32_t> src(64 * 4 + 16);
   for (auto& x : src) x = gen() | 1u;  // never 0: a 0 would hide a zeroed component
   const std::uint32_t soffset = 8;     // not range-checked: added after the check
-  for (int bytes : {2, 4, 8, 16}) {
-    for (std::uint32_t records : {0u, 37u * 4u, 64u * 16u, 75u}) {
-      INFO("bytes " << bytes << " num_records " << records);
-      const int out_stride = bytes == 2 ? 4 : bytes;
-      const std::uint32_t store_records = 50u * 4u;
-      std::vector<unsigned char> dst(64 * 16, 0xab);
-      emu::clear_reports();
-      REQUIRE(emu_test::run_buffer(bytes, src.data(), records, soffset, dst.data(), store_records) ==
-              Status::kSuccess);
-      const auto* s = reinterpret_cast<const unsigned char*>(src.data()) + soffset;
-      const int size = bytes < 4 ? bytes : 4;
-      bool straddles = false;
-      for (int lane = 0; lane < 64; ++lane) {
-        for (int c = 0; c < bytes; c += size) {
-          const std::uint32_t load_at = std::uint32_t(lane * bytes + c);
-          const std::uint32_t store_at = std::uint32_t(lane * out_stride + c);
-          straddles |= load_at < records && load_at + std::uint32_t(size) > records;
-          unsigned char want[4] = {0, 0, 0, 0};
-          if (load_at + std::uint32_t(size) <= records) std::memcpy(want, s + load_at, std::size_t(size));
-          const int stored = bytes == 2 ? 4 : size;  // the 2-byte case stores a zero-extended word
-          if (store_at + std::uint32_t(stored) <= store_records) {
-            REQUIRE(std::memcmp(&dst[store_at], want, std::size_t(size)) == 0);
-          } else {
-            REQUIRE(dst[store_at] == 0xab);  // dropped
+  for (emu::StraddleRule rule : {emu::StraddleRule::kZero, emu::StraddleRule::kWhole}) {
+    emu::Options o;
+    o.hardware.straddle = rule;
+    emu::ScopedOptions scope(o);
+    for (int bytes : {2, 4, 8, 16}) {
+      for (std::uint32_t records : {0u, 37u * 4u, 64u * 16u, 75u}) {
+        INFO("straddle rule " << int(rule) << " bytes " << bytes << " num_records " << records);
+        const int out_stride = bytes == 2 ? 4 : bytes;
+        const std::uint32_t store_records = 50u * 4u;
+        std::vector<unsigned char> dst(64 * 16, 0xab);
+        emu::clear_reports();
+        REQUIRE(emu_test::run_buffer(bytes, src.data(), records, soffset, dst.data(), store_records) ==
+                Status::kSuccess);
+        const auto* s = reinterpret_cast<const unsigned char*>(src.data()) + soffset;
+        const int size = bytes < 4 ? bytes : 4;
+        std::uint64_t straddles = 0;
+        for (int lane = 0; lane < 64; ++lane) {
+          for (int c = 0; c < bytes; c += size) {
+            const std::uint32_t load_at = std::uint32_t(lane * bytes + c);
+            const std::uint32_t store_at = std::uint32_t(lane * out_stride + c);
+            // A component num_records cuts: 0 (kZero), or its bytes in range then 0xff.
+            const bool cut = load_at < records && load_at + std::uint32_t(size) > records;
+            straddles += cut ? 1 : 0;
+            unsigned char want[4] = {0, 0, 0, 0};
+            if (load_at + std::uint32_t(size) <= records) std::memcpy(want, s + load_at, std::size_t(size));
+            if (cut && rule == emu::StraddleRule::kWhole) {
+              for (std::uint32_t b = 0; b < std::uint32_t(size); ++b) want[b] = load_at + b < records ? s[load_at + b] : 0xff;
+            }
+            const int stored = bytes == 2 ? 4 : size;  // the 2-byte case stores a zero-extended word
+            if (store_at + std::uint32_t(stored) <= store_records) {
+              REQUIRE(std::memcmp(&dst[store_at], want, std::size_t(size)) == 0);
+            } else {
+              REQUIRE(dst[store_at] == 0xab);  // dropped
+            }
           }
         }
+        // A cut load is not a finding (either answer is a choice the kernels must survive);
+        // it is counted.
+        INFO(emu::describe_all());
+        CHECK(emu::reports().empty());
+        CHECK(emu::last_launch_stats().load_straddles == straddles);
       }
-      CHECK(emu::report_count(ReportKind::kBufferStraddle) == (straddles ? 1u : 0u));
+    }
+  }
+  // A store that num_records cuts is reported and dropped, under either rule.
+  std::vector<unsigned char> dst(64 * 16, 0xab);
+  emu::clear_reports();
+  REQUIRE(emu_test::run_buffer(4, src.data(), 64 * 4, 0, dst.data(), 50 * 4 + 2) == Status::kSuccess);
+  CHECK(emu::report_count(ReportKind::kBufferStraddle) == 1);
+  CHECK(dst[200] == 0xab);
+  CHECK(std::memcmp(&dst[196], &src[49], 4) == 0);
+}
+
+TEST_CASE("a buffer access off its natural alignment is reported, not silently read", "[emulator]") {
+  std::vector<std::uint32_t> src(64 * 4 + 16);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = std::uint32_t(i * 2654435761u) | 1u;
+  for (int bytes : {2, 4, 8, 16}) {
+    for (std::uint32_t soffset : {0u, 2u, 1u}) {
+      INFO("bytes " << bytes << " scalar offset " << soffset);
+      std::vector<unsigned char> dst(64 * 16, 0xab);
+      emu::clear_reports();
+      REQUIRE(emu_test::run_buffer(bytes, src.data(), 64 * 16, soffset, dst.data(), 64 * 16) == Status::kSuccess);
+      const bool misaligned = soffset % std::uint32_t(bytes < 4 ? bytes : 4) != 0;
+      INFO(emu::describe_all());
+      CHECK(emu::report_count(ReportKind::kBufferMisaligned) == (misaligned ? 1u : 0u));
+      CHECK(emu::reports().size() == emu::report_count(ReportKind::kBufferMisaligned));
+      // Read as addressed (the unaligned mode's answer), so the report is the only sign.
+      const auto* s = reinterpret_cast<const unsigned char*>(src.data()) + soffset;
+      const int out_stride = bytes == 2 ? 4 : bytes;
+      for (int lane = 0; lane < 64; ++lane) REQUIRE(std::memcmp(&dst[std::size_t(lane * out_stride)], s + lane * bytes, std::size_t(bytes)) == 0);
     }
   }
 }
@@ -215,39 +257,68 @@ TEST_CASE("with allocations registered, num_records past them is an out-of-bound
 }
 
 TEST_CASE("direct-to-LDS loads land when a wait covers them, in issue order", "[emulator]") {
-  for (int bytes : {4, 12, 16}) {
-    std::vector<std::uint32_t> src(4 * 64 * 4);
-    for (std::size_t i = 0; i < src.size(); ++i) src[i] = std::uint32_t(i * 2654435761u) | 1u;
-    const int words = bytes / 4;
-    // The last 8 lanes of chunk 1 of wave 1 are past num_records: they load zeros.
-    const std::uint32_t records = std::uint32_t((3 * 64 + 56) * bytes);
-    for (int wait : {-1, 0, 1, 2}) {
-      for (int chunk : {0, 1}) {
-        INFO("bytes " << bytes << " vmcnt(" << wait << ") reading chunk " << chunk);
-        std::vector<std::uint32_t> dst(std::size_t(128 * words), 0u);
-        emu::clear_reports();
-        REQUIRE(emu_test::run_dma(bytes, src.data(), records, wait, chunk, dst.data()) == Status::kSuccess);
-        INFO(emu::describe_all());
-        // In order: vmcnt(1) completes chunk 0 (issued first) and leaves chunk 1 in flight.
-        // block_barrier()'s release fence waits for the wave's direct-to-LDS loads too.
-        const bool landed = wait <= 0 || (wait == 1 && chunk == 0);
-        for (int tid = 0; tid < 128; ++tid) {
-          const int block = ((tid / 64) ^ 1) * 2 + chunk;
-          const int lane = tid % 64;
-          for (int i = 0; i < words; ++i) {
-            const std::uint32_t at = std::uint32_t((block * 64 + lane) * bytes + 4 * i);
-            const std::uint32_t want = !landed ? 0xffffffffu : at + 4 <= records ? src[at / 4] : 0u;
-            REQUIRE(dst[std::size_t(tid * words + i)] == want);
+  for (bool fence_waits : {true, false}) {
+    emu::Options o;
+    o.hardware.fence_waits_for_dma = fence_waits;
+    emu::ScopedOptions scope(o);
+    for (int bytes : {1, 2, 4, 12, 16}) {
+      std::vector<std::uint32_t> src(4 * 64 * 4);
+      for (std::size_t i = 0; i < src.size(); ++i) src[i] = std::uint32_t(i * 2654435761u) | 0x01010101u;
+      const auto* src_bytes = reinterpret_cast<const unsigned char*>(src.data());
+      const int slot = emu_test::dma_slot_bytes(bytes);
+      // The last 8 lanes of block 3 (wave 1's second load) are past num_records: they load zeros.
+      const std::uint32_t records = std::uint32_t((3 * 64 + 56) * bytes);
+      for (int wait : {-1, 0, 1, 2}) {
+        for (int chunk : {0, 1}) {
+          INFO("fence waits for loads " << fence_waits << ", bytes " << bytes << " vmcnt(" << wait
+                                        << ") reading chunk " << chunk);
+          std::vector<unsigned char> dst(std::size_t(128 * slot), 0u);
+          emu::clear_reports();
+          REQUIRE(emu_test::run_dma(bytes, src.data(), records, wait, chunk, reinterpret_cast<std::uint32_t*>(dst.data())) ==
+                  Status::kSuccess);
+          INFO(emu::describe_all());
+          // In order: vmcnt(1) completes chunk 0 (issued first) and leaves chunk 1 in flight;
+          // block_barrier()'s release fence waits for the wave's loads when so chosen.
+          const bool landed = (wait == -1 && fence_waits) || wait == 0 || (wait == 1 && chunk == 0);
+          for (int tid = 0; tid < 128; ++tid) {
+            const int block = ((tid / 64) ^ 1) * 2 + chunk;
+            const int lane = tid % 64;
+            // Lane i's bytes land at M0 + slot * i (slot 4 up to 4 bytes, else 16); the rest
+            // of its slot keeps what the kernel wrote there.
+            for (int i = 0; i < slot; ++i) {
+              const std::uint32_t at = std::uint32_t((block * 64 + lane) * bytes + i);
+              const unsigned char want = !landed || i >= bytes ? emu_test::kDmaPattern
+                                         : at < records        ? src_bytes[at]
+                                                               : 0u;
+              REQUIRE(int(dst[std::size_t(tid * slot + i)]) == int(want));
+            }
           }
-        }
-        if (landed) {
-          CHECK(emu::reports().empty());
-        } else {
-          CHECK(emu::report_count(ReportKind::kLdsDmaInFlight) > 0);
-          CHECK(emu::reports().size() == emu::report_count(ReportKind::kLdsDmaInFlight));
+          if (landed) {
+            CHECK(emu::reports().empty());
+          } else {
+            CHECK(emu::report_count(ReportKind::kLdsDmaInFlight) > 0);
+            CHECK(emu::reports().size() == emu::report_count(ReportKind::kLdsDmaInFlight));
+          }
         }
       }
     }
+  }
+}
+
+TEST_CASE("a direct-to-LDS load over an LDS read no lgkmcnt wait covered is reported", "[emulator]") {
+  using emu_test::ReadThenDma;
+  std::vector<std::uint32_t> src(64, 7u);
+  for (ReadThenDma mode : {ReadThenDma::kOtherWaveWaited, ReadThenDma::kOtherWaveNotWaited, ReadThenDma::kOtherWaveFenced,
+                           ReadThenDma::kSameWaveWaited, ReadThenDma::kSameWaveNotWaited}) {
+    INFO("mode " << int(mode));
+    std::vector<float> out(64, -1.0f);
+    emu::clear_reports();
+    REQUIRE(emu_test::run_read_then_dma(mode, src.data(), out.data()) == Status::kSuccess);
+    INFO(emu::describe_all());
+    for (int lane = 0; lane < 64; ++lane) REQUIRE(out[std::size_t(lane)] == float(lane));
+    const bool unwaited = mode == ReadThenDma::kOtherWaveNotWaited || mode == ReadThenDma::kSameWaveNotWaited;
+    CHECK(emu::report_count(ReportKind::kLdsReadNotWaited) == (unwaited ? 1u : 0u));
+    CHECK(emu::reports().size() == emu::report_count(ReportKind::kLdsReadNotWaited));
   }
 }
 
@@ -256,7 +327,7 @@ TEST_CASE("gfx950-only instructions are reported when emulating gfx942", "[emula
   o.target = emu::Target::kGfx942;
   emu::ScopedOptions scope(o);
   std::vector<std::uint32_t> src(4 * 64 * 4, 1u), dst(128 * 4);
-  for (int bytes : {4, 16}) {
+  for (int bytes : {1, 2, 4, 12, 16}) {
     emu::clear_reports();
     REQUIRE(emu_test::run_dma(bytes, src.data(), std::uint32_t(src.size() * 4), 0, 0, dst.data()) ==
             Status::kSuccess);

@@ -12,11 +12,80 @@
 // per schedule (test/emulator/CMakeLists.txt: emulator.mfma_gemm.<tag>).
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "mfma_gemm_cases.hpp"
 #include "mfma_gemm_configs.hpp"
 
 namespace emu_test {
 namespace {
+
+// K = 0 with null A and B at their smallest leading dimensions (1 where the layout allows
+// it): nothing is read, D = beta * C, partial tiles included, nothing written past D.
+template <class Config>
+void check_empty_k_null_operands() {
+  using namespace tessera;
+  using EC = typename Config::ElementC;
+  using LC = typename Config::LayoutC;
+  const std::int64_t M = Config::kBlockM + 3, N = 37;
+  const std::int64_t ldc = LC::min_ld(M, N);
+  const std::size_t elements = std::size_t(matrix_span<LC>(M, N, ldc));
+  std::vector<EC> c(elements), d(elements + 64);
+  const std::uint64_t seed = test::fresh_seed();
+  test::fill_random(c, seed);
+  test::poison(d);
+  gemm::Arguments<typename Config::ElementA, typename Config::ElementB, EC> args{
+      M, N, 0, nullptr, Config::LayoutA::min_ld(M, 0), nullptr, Config::LayoutB::min_ld(0, N),
+      c.data(), ldc, d.data(), ldc, 1.0f, 2.0f};
+  emu::Options o;
+  o.target = target_of<Config>();
+  emu::ScopedOptions scope(o);
+  emu::clear_reports();
+  INFO("K = 0, A = B = nullptr, lda " << args.lda << " ldb " << args.ldb << ", beta 2, seed " << seed);
+  const Status st = EmulatedGemm<Config>::run(args, nullptr);
+  INFO(status_name(st) << "\n" << emu::describe_all());
+  REQUIRE(st == Status::kSuccess);
+  CHECK(emu::reports().empty());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < elements; ++i) {
+    const float want = float(from_float<EC>(2.0f * float(c[i])));
+    wrong += float(d[i]) == want ? 0 : 1;
+  }
+  CHECK(wrong == 0);
+  for (std::size_t g = elements; g < d.size(); ++g) REQUIRE(test::is_poison(d[g]));
+}
+
+// The cut-dword shapes under both answers the hardware may give for that dword; how many
+// loads met one is returned (the emulator counts them: HardwareChoices::straddle).
+template <class Config>
+std::uint64_t check_cut_last_dword() {
+  std::uint64_t straddles = 0;
+  for (const CaseShape& s : cut_dword_shapes()) {
+    for (emu::StraddleRule rule : {emu::StraddleRule::kZero, emu::StraddleRule::kWhole}) {
+      emu::Options o;
+      o.hardware.straddle = rule;
+      INFO("straddle rule " << (rule == emu::StraddleRule::kWhole ? "whole" : "zero"));
+      check_emulated_gemm<Config>(s, o);
+      straddles += emu::last_launch_stats().load_straddles;
+    }
+  }
+  return straddles;
+}
+
+// Calls f(Config{}) for each configuration, in order (configurations are empty tag types).
+template <class... Configs, class F>
+void for_each_config(F f) {
+  (f(Configs{}), ...);
+}
+
+template <class Config>
+void cut_dword() {
+  const std::uint64_t straddles = check_cut_last_dword<Config>();
+  std::printf("%s %s: main-loop loads meeting a cut last dword in the cut-dword shapes: %llu\n",
+              Config::Arch::kName, Config::Schedule::kName, (unsigned long long)straddles);
+  // The shapes do exercise it where an operand is M- or N-contiguous.
+  if (!Config::kKContiguousA || !Config::kKContiguousB) CHECK(straddles > 0);
+}
 
 template <class Config>
 void sweep() {
@@ -33,6 +102,7 @@ void sweep() {
       CHECK((r.status == tessera::Status::kErrorMisalignedA || r.status == tessera::Status::kErrorMisalignedB));
     }
   }
+  check_empty_k_null_operands<Config>();
   // The schedule's order, on the shape with the most K tiles (the last aligned one).
   namespace emu = tessera::amd::emulation;
   emu::Options traced;
@@ -48,30 +118,24 @@ void sweep() {
 }  // namespace emu_test
 
 namespace mfma = examples::mfma;
-using emu_test::sweep;
 using tessera::Gfx942;
 using tessera::Gfx950;
 
-TEST_CASE("emulated: MFMA GEMM, no ping-pong", "[emulator][mfma][baseline]") {
-  sweep<mfma::Baseline<Gfx942>>();
-  sweep<mfma::Baseline<Gfx950>>();
-}
-TEST_CASE("emulated: MFMA GEMM, one-cluster ping-pong", "[emulator][mfma][one]") {
-  sweep<mfma::OneCluster<Gfx942>>();
-  sweep<mfma::OneCluster<Gfx950>>();
-}
-TEST_CASE("emulated: MFMA GEMM, one-cluster ping-pong with 16x16 MFMAs", "[emulator][mfma][one16]") {
-  sweep<mfma::OneCluster16<Gfx942>>();
-  sweep<mfma::OneCluster16<Gfx950>>();
-}
-TEST_CASE("emulated: MFMA GEMM, two-cluster ping-pong", "[emulator][mfma][two]") {
-  sweep<mfma::TwoClusters<Gfx942>>();
-  sweep<mfma::TwoClusters<Gfx950>>();
-}
-TEST_CASE("emulated: MFMA GEMM, four-cluster ping-pong", "[emulator][mfma][four]") {
-  sweep<mfma::FourClusters<Gfx942>>();
-  sweep<mfma::FourClusters<Gfx950>>();
-}
-TEST_CASE("emulated: MFMA GEMM, gfx950 async direct-to-LDS", "[emulator][mfma][async]") {
-  sweep<mfma::Async>();
-}
+// One ctest entry's worth per schedule (test/emulator/CMakeLists.txt: emulator.mfma_gemm.<tag>):
+// every shipped configuration of it, and, tagged [cut], their cut-dword shapes, which run both
+// straddle answers themselves (the runs under the other hardware settings leave them out).
+#define EMU_TEST_SCHEDULE(title, tag, ...)                                                           \
+  TEST_CASE("emulated: MFMA GEMM, " title, "[emulator][mfma][" tag "]") {                             \
+    emu_test::for_each_config<__VA_ARGS__>([](auto config) { emu_test::sweep<decltype(config)>(); }); \
+  }                                                                                                   \
+  TEST_CASE("emulated: MFMA GEMM, " title ", cut last dword", "[emulator][mfma][" tag "][cut]") {     \
+    emu_test::for_each_config<__VA_ARGS__>([](auto config) { emu_test::cut_dword<decltype(config)>(); }); \
+  }
+
+EMU_TEST_SCHEDULE("no ping-pong", "baseline", mfma::Baseline<Gfx942>, mfma::Baseline<Gfx950>)
+EMU_TEST_SCHEDULE("one-cluster ping-pong", "one", mfma::OneCluster<Gfx942>, mfma::OneCluster<Gfx950>)
+EMU_TEST_SCHEDULE("one-cluster ping-pong with 16x16 MFMAs", "one16", mfma::OneCluster16<Gfx942>,
+                  mfma::OneCluster16<Gfx950>)
+EMU_TEST_SCHEDULE("two-cluster ping-pong", "two", mfma::TwoClusters<Gfx942>, mfma::TwoClusters<Gfx950>)
+EMU_TEST_SCHEDULE("four-cluster ping-pong", "four", mfma::FourClusters<Gfx942>, mfma::FourClusters<Gfx950>)
+EMU_TEST_SCHEDULE("gfx950 async direct-to-LDS", "async", mfma::Async)

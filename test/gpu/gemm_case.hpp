@@ -1,5 +1,6 @@
 // One GPU GEMM check: random inputs, poisoned outputs (and a poisoned guard region past
-// every buffer), the kernel, then the float64 reference, element by element. The host
+// every buffer, and on both sides of the workspace), the kernel, then the float64
+// reference, element by element. The host
 // half (shape, operands, reference, output checks) is test/support/gemm_case_host.hpp,
 // shared with the wave emulator's suite.
 #pragma once
@@ -74,17 +75,31 @@ void check_gemm(const CaseShape& s, ArgsCheck&& args_check = {}, EpilogueCase<Co
   const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
   INFO("workspace bytes " << workspace_bytes);
   if (s.must_split) REQUIRE(workspace_bytes > 0);
+  // The workspace with a guard on each side as large as itself (4 KiB at least, whole KiB
+  // so that it keeps cudaMalloc's alignment), all 0xff bytes (NaN: every byte the kernels
+  // read must be written first): a slice written at a wrong offset lands in a guard.
   void* workspace = nullptr;
+  char* allocation = nullptr;
+  const std::size_t guard = workspace_bytes > 4096 ? (workspace_bytes + 1023) / 1024 * 1024 : 4096;
   if (workspace_bytes > 0) {
-    REQUIRE_CUDA(cudaMalloc(&workspace, workspace_bytes));
-    REQUIRE_CUDA(cudaMemset(workspace, 0xff, workspace_bytes));  // NaN: every byte read must be written first
+    REQUIRE_CUDA(cudaMalloc(&allocation, workspace_bytes + 2 * guard));
+    REQUIRE_CUDA(cudaMemset(allocation, 0xff, workspace_bytes + 2 * guard));
+    workspace = allocation + guard;
   }
   args_check(args, workspace);
   const Status st = gemm::Gemm<Config>::run(args, workspace);
   INFO("status " << status_name(st));
   REQUIRE(st == Status::kSuccess);
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  if (workspace != nullptr) REQUIRE_CUDA(cudaFree(workspace));
+  if (allocation != nullptr) {
+    std::vector<unsigned char> before(guard), after(guard);
+    REQUIRE_CUDA(cudaMemcpy(before.data(), allocation, guard, cudaMemcpyDeviceToHost));
+    REQUIRE_CUDA(cudaMemcpy(after.data(), allocation + guard + workspace_bytes, guard, cudaMemcpyDeviceToHost));
+    std::size_t guard_writes = 0;
+    for (std::size_t i = 0; i < guard; ++i) guard_writes += (before[i] != 0xff) + (after[i] != 0xff);
+    CHECK(guard_writes == 0);  // bytes of the guards around the workspace that changed
+    REQUIRE_CUDA(cudaFree(allocation));
+  }
 
   // The result against the float64 reference (same offsets and leading dimensions), and
   // nothing outside the M x N matrix changed: the padding (when D was poisoned), the

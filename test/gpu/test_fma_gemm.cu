@@ -108,8 +108,12 @@ TEST_CASE("operands one element into their allocation take the scalar path", "[g
 
 TEST_CASE("split-K matches float64 for every output layout and type", "[gpu][splitk]") {
   // Few output tiles, deep K: a split is chosen on any GPU with more than 2 SMs.
+  // M and N not multiples of 4 (33 x 17, 130 x 67: one and several output tiles): a slice
+  // offset with M and N swapped differs from the right one there, and the workspace is
+  // guarded on both sides (gemm_case.hpp).
   const CaseShape shapes[] = {{100, 200, 5000, 0, 1.0f, 0.0f},  {512, 512, 4096, 1, 0.5f, 2.0f},
-                              {1, 1, 20000, 0, 1.0f, 1.0f},     {130, 7, 3001, 3, -1.0f, 0.25f}};
+                              {1, 1, 20000, 0, 1.0f, 1.0f},     {130, 7, 3001, 3, -1.0f, 0.25f},
+                              {33, 17, 3001, 0, 1.0f, 0.5f},    {130, 67, 4001, 1, -1.0f, 0.25f}};
   for (CaseShape s : shapes) {
     s.workspace = true;
     s.must_split = true;

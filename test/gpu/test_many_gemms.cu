@@ -150,11 +150,15 @@ TEMPLATE_TEST_CASE("grouped GEMM: masked layout", "[gpu][grouped][sanitize]", (W
   grouped_sweep<TestType>();
 }
 
+// Narrow N tiles (32 columns) store D in boxes narrower than 128 bytes: unswizzled rows of a
+// row-major D, 32-column boxes of a column-major one; a group's last tile is copied from them.
 TEMPLATE_TEST_CASE("grouped GEMM: schedules, tiles, clusters, fp32 and column-major D", "[gpu][grouped]",
                    (WgmmaSet<Contiguous, bfloat16_t, RowMajor, GemmShape<64, 256, 64>, schedule::Pingpong>),
                    (WgmmaSet<Contiguous, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, schedule::Cooperative,
                              ClusterShape<2, 1>>),
-                   (WgmmaSet<Masked, float, ColumnMajor>)) {
+                   (WgmmaSet<Masked, float, ColumnMajor>),
+                   (WgmmaSet<Contiguous, bfloat16_t, RowMajor, GemmShape<128, 32, 64>>),
+                   (WgmmaSet<Masked, bfloat16_t, ColumnMajor, GemmShape<128, 32, 64>>)) {
   grouped_sweep<TestType>();
 }
 

@@ -1,6 +1,6 @@
 // MFMA atoms (include/tessera/mma/mfma_atom.hpp) against a scalar model of each
-// instruction. The model below is written from the layout table (FACTS.md, AMD's matrix
-// instruction calculator) in the forward direction -- "A[i][k] is in lane M*(k/E)+i,
+// instruction. The model below is written from the layout table (AMD's matrix instruction
+// calculator, as mma/mfma_atom.hpp's header writes it) in the forward direction -- "A[i][k] is in lane M*(k/E)+i,
 // element k%E" -- and shares no code with the atoms, which state the maps the other way
 // round (lane, element -> coordinate). Three things are checked per instruction:
 //  1. the atom's maps and the table agree element for element and are bijections;

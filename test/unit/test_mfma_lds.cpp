@@ -1,6 +1,7 @@
-// The MFMA GEMM's LDS traffic, counted instruction by instruction with the AMD LDS bank
-// model (test/support/lds_bank_model.hpp: a model, not measured), for every shipped
-// configuration (examples/mfma_configs.hpp) on gfx942 and gfx950. The addresses are the
+// The MFMA GEMM's LDS traffic, counted instruction by instruction with each target's LDS
+// bank model (test/support/lds_bank_model.hpp: 32 banks on gfx942, 64 on gfx950, lane
+// phases from AMD's documentation and from measurements elsewhere; not measured here),
+// for every shipped configuration (examples/mfma_configs.hpp) on gfx942 and gfx950. The addresses are the
 // kernel's own: the wave tile's read offsets (mma/mfma_wave_tile.hpp) and the tile copy's
 // write offsets (memory/mfma_tile_copy.hpp), so a change there is counted here.
 //
@@ -27,7 +28,8 @@
 using namespace tessera;
 using tessera::test::count_conflicts;
 using tessera::test::Cost;
-using tessera::test::kAmdGfx9;
+using tessera::test::LdsAccess;
+using tessera::test::amd_bank_model;
 
 namespace {
 
@@ -66,7 +68,7 @@ Worst operand_reads(bool is_a) {
           const int k = r * Atom::kKPerRead + Atom::read_k(lane, 0);
           REQUIRE(addr[lane] == Tile::byte_offset(row, k));
         }
-        w.add(count_conflicts(kAmdGfx9, addr, 16));
+        w.add(count_conflicts(amd_bank_model(typename Config::Arch{}), addr, 16));
       }
     }
   }
@@ -83,7 +85,7 @@ Worst operand_writes() {
       for (int e = 0; e < Map::kVec; ++e) {
         std::vector<std::int64_t> addr(64);
         for (int lane = 0; lane < 64; ++lane) addr[lane] = Map::transposed_offset(64 * wave + lane, e);
-        w.add(count_conflicts(kAmdGfx9, addr, Map::kP * 2));
+        w.add(count_conflicts(amd_bank_model(typename Config::Arch{}), addr, Map::kP * 2, LdsAccess::kWrite));
       }
     } else {
       for (int v = 0; v < Map::kPieces; ++v) {
@@ -93,7 +95,7 @@ Worst operand_writes() {
           addr[lane] = Map::piece_offset(t, v);
           REQUIRE(addr[lane] == Tile::byte_offset(Map::piece(t, v).row, Map::piece(t, v).k));
         }
-        w.add(count_conflicts(kAmdGfx9, addr, 16));
+        w.add(count_conflicts(amd_bank_model(typename Config::Arch{}), addr, 16, LdsAccess::kWrite));
       }
     }
   }
@@ -167,7 +169,7 @@ void count_config(const char* name, int transposed_write_degree) {
 
 TEST_CASE("MFMA operand LDS traffic per shipped configuration (AMD LDS model)", "[mfma][banks]") {
   namespace cfg = examples::mfma;
-  std::printf("MFMA GEMM LDS traffic, AMD gfx9 LDS bank model (not measured)\n");
+  std::printf("MFMA GEMM LDS traffic, AMD LDS bank models: gfx942 32 banks, gfx950 64 (not measured)\n");
   constexpr int kTransposed = 1;
   count_config<cfg::Baseline<Gfx942>>("baseline", kTransposed);
   count_config<cfg::Baseline<Gfx950>>("baseline", kTransposed);
@@ -197,6 +199,10 @@ TEST_CASE("Direct-to-LDS chunks land where the swizzled tile expects them", "[mf
       ++seen[Tile::offset(at.row, at.k) / 8];
     }
   for (int n : seen) REQUIRE(n == 1);
+  // The loads' LDS writes: 1 KiB of consecutive 16-byte slots per instruction.
+  std::vector<std::int64_t> slots(64);
+  for (int lane = 0; lane < 64; ++lane) slots[std::size_t(lane)] = 16 * lane;
+  CHECK(count_conflicts(tessera::test::kAmdGfx950, slots, 16, LdsAccess::kWrite).degree == 1);
 }
 
 template <class Config>

@@ -14,9 +14,12 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/batched_scheduler.hpp"
+#include "tessera/gemm/cluster_split_config.hpp"
 #include "tessera/gemm/grouped_scheduler.hpp"
 #include "tessera/gemm/problem_set_checks.hpp"
+#include "tessera/gemm/small_m.hpp"
 #include "tessera/gemm/tma_problem_set.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;
@@ -313,4 +316,19 @@ TEST_CASE("the TMA families' problem sets: describable operands, 16-byte strides
   CHECK(map_layers<bfloat16_t>(4, std::int64_t(128 * 64)).layers == 4);
   CHECK(map_layers<bfloat16_t>(4, std::int64_t(128 * 64)).pitch_bytes == 128 * 64 * 2);
   CHECK(map_layers<bfloat16_t>(4, std::int64_t(0)).layers == 1);
+}
+
+// Gemm<Config>::can_implement checks the set with the configuration's scheduler (SchedulerOf):
+// the shape-specific Hopper configurations compute one GEMM and refuse a set.
+TEST_CASE("transposed small-M and cluster split-K configurations refuse a set", "[problems][status]") {
+  using SmallM = WgmmaSmallM<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
+  using Split = ClusterSplitK<WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                          GemmShape<128, 256, 64>, schedule::Cooperative>>;
+  Arguments<bfloat16_t, bfloat16_t, bfloat16_t> a{16, 128, 64, nullptr, 64, nullptr, 64, nullptr, 128, nullptr, 128};
+  CHECK(check_problem_set<SchedulerOf<SmallM>::type, RowMajor>(a) == Status::kSuccess);
+  CHECK(check_problem_set<SchedulerOf<Split>::type, RowMajor>(a) == Status::kSuccess);
+  a.problems.count = 2;
+  a.problems.stride_d = 16 * 128;
+  CHECK(check_problem_set<SchedulerOf<SmallM>::type, RowMajor>(a) == Status::kErrorProblemsUnsupported);
+  CHECK(check_problem_set<SchedulerOf<Split>::type, RowMajor>(a) == Status::kErrorProblemsUnsupported);
 }

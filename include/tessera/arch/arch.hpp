@@ -60,12 +60,14 @@ struct Sm100 {
   static constexpr int kTensorMemoryLanes = 128;
 };
 
-// CDNA3 (MI300): 64 KiB LDS per workgroup, wave64, 4 SIMDs x 512 VGPRs x 64 lanes.
+// CDNA3 (MI300): 64 KiB LDS per workgroup in 32 banks of 4 bytes, wave64, 4 SIMDs x 512
+// VGPRs x 64 lanes.
 struct Gfx942 {
   static constexpr Vendor kVendor = Vendor::kAmd;
   static constexpr const char* kName = "gfx942";
   static constexpr int kWarpSize = 64;
   static constexpr std::size_t kSmemBytesPerBlock = 64 * 1024;
+  static constexpr int kLdsBanks = 32;
   static constexpr int kRegistersPerSm = 4 * 512 * 64;
   static constexpr int kMaxRegsPerThread = 512;  // arch VGPRs + AGPRs at one wave per SIMD
   static constexpr int kMaxThreadsPerBlock = 1024;
@@ -73,12 +75,14 @@ struct Gfx942 {
   static constexpr bool kForwardCompatible = false;
 };
 
-// CDNA4 (MI355): as gfx942 but with 160 KiB LDS per workgroup.
+// CDNA4 (MI355): as gfx942 but with 160 KiB LDS per workgroup in 64 banks (Composable
+// Kernel's get_n_lds_banks(gfx950_t)).
 struct Gfx950 {
   static constexpr Vendor kVendor = Vendor::kAmd;
   static constexpr const char* kName = "gfx950";
   static constexpr int kWarpSize = 64;
   static constexpr std::size_t kSmemBytesPerBlock = 160 * 1024;
+  static constexpr int kLdsBanks = 64;
   static constexpr int kRegistersPerSm = 4 * 512 * 64;
   static constexpr int kMaxRegsPerThread = 512;
   static constexpr int kMaxThreadsPerBlock = 1024;

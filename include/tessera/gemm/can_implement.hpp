@@ -28,7 +28,7 @@ constexpr std::int64_t operand_bytes(std::int64_t rows, std::int64_t cols, std::
 }
 
 // True when every operand spans < 2^31 bytes, so 32-bit byte offsets from its base
-// address every element (the fast path; ARCHITECTURE.md "canonical pointers").
+// address every element (the fast path; docs/architecture.md, "Canonical pointers").
 template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC, class ED, class EArgs>
 constexpr bool offsets_fit_32bit(const Arguments<EA, EB, EC, ED, EArgs>& a) {
   constexpr std::int64_t kLimit = std::int64_t(1) << 31;

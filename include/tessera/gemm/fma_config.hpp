@@ -6,7 +6,7 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/split_k.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
@@ -16,10 +16,10 @@ template <class T>
 constexpr bool is_fma_element =
     std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
 
-// Defaults per vendor, measured (benchmark/notes/fma.md). Hopper: a 128x256x16 tile of
-// 256 threads at 16x8 outputs each (0.90x cuBLAS SGEMM at 4096^3, 0.91x at 8192^3 on an
-// H200), which leaves 11-32 registers of the 255 free; the equally fast 512 threads at
-// 8x8 sat at their 128-register cap and spilled in some instantiations. AMD: the tile
+// Defaults per vendor, measured (benchmark/notes/fma.md has the numbers). Hopper: a
+// 128x256x16 tile of 256 threads at 16x8 outputs each, which leaves registers free; the
+// equally fast 512 threads at 8x8 sat at their 128-register cap and spilled in some
+// instantiations. AMD: the tile
 // must fit gfx942's 64 KiB of LDS. One block per SM / CU in both: the NVIDIA tile uses
 // the register file, the AMD tile's 33 KiB of LDS leave gfx942 no room for a second.
 template <class Arch>
@@ -47,20 +47,12 @@ template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class L
           class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
           class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
           int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>, class... Options_>
-struct FmaConfig {
-  using Family = FmaFamily;
-  using Arch = Arch_;
-  using ElementA = ElementA_;
-  using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a layout
-  using Options = ConfigOptions<ElementC_, scheduler::SplitKSlices, Options_...>;
-  using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
-  using Scheduler = typename Options::Scheduler;
+struct FmaConfig
+    : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::SplitKSlices,
+                 Options_...> {
+  using Base = ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                          scheduler::SplitKSlices, Options_...>;
   using ElementAccumulator = ElementAccumulator_;
-  using LayoutA = LayoutA_;
-  using LayoutB = LayoutB_;
-  using LayoutC = LayoutC_;
   using BlockTile = BlockTile_;
   using ThreadTile = ThreadTile_;
   static constexpr int kStages = kStages_;
@@ -77,16 +69,17 @@ struct FmaConfig {
   static constexpr int kThreadsN = kBlockN / kThreadN;
   static constexpr int kThreads = kThreadsM * kThreadsN;
 
-  static_assert(is_fma_element<ElementA> && is_fma_element<ElementB> && is_fma_element<ElementC> &&
-                    is_fma_element<ElementD>,
+  static_assert(is_fma_element<ElementA_> && is_fma_element<ElementB_> && is_fma_element<ElementC_> &&
+                    is_fma_element<typename Base::ElementD>,
                 "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::SplitKSlices> || takes_problem_set<Scheduler>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::SplitKSlices> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
                 "tile, or one K slice of a tile, per block), or a batch or groups with "
                 "scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");
-  static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
+  static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera FMA GEMM: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(kStages == 2,
                 "Tessera FMA GEMM: the FMA kernel double-buffers through registers (it converts "
@@ -96,10 +89,10 @@ struct FmaConfig {
                 "Tessera FMA GEMM: ThreadTile M and N must be multiples of 4 (16-byte reads)");
   static_assert(kBlockM % kThreadM == 0 && kBlockN % kThreadN == 0,
                 "Tessera FMA GEMM: BlockTile M and N must be multiples of ThreadTile M and N");
-  static_assert(kThreads % Arch::kWarpSize == 0,
+  static_assert(kThreads % Arch_::kWarpSize == 0,
                 "Tessera FMA GEMM: the thread count (BlockTile / ThreadTile) must be a multiple of "
                 "the target's warp/wave size");
-  static_assert(kThreads <= Arch::kMaxThreadsPerBlock,
+  static_assert(kThreads <= Arch_::kMaxThreadsPerBlock,
                 "Tessera FMA GEMM: BlockTile / ThreadTile needs more threads than a block may have");
   static_assert(kBlockK % 4 == 0, "Tessera FMA GEMM: BlockTile K must be a multiple of 4");
   static_assert(kBlockM * kBlockK % (4 * kThreads) == 0 && kBlockN * kBlockK % (4 * kThreads) == 0,

@@ -8,11 +8,13 @@
 //    edge code, and the main loop's tiles are all whole and unmasked;
 //  - it is the only tile that holds the operands' last K line, whose last dword may hold
 //    the operand's last element and two bytes past its end: whether the hardware's range
-//    check returns such a straddling dword's in-range half or zero is chip-dependent, so
-//    the prologue's load handles that dword on its own (memory/mfma_tile_copy.hpp), and no
-//    load of the main loop can meet it. (Found by the wave emulator: the first version put
-//    the last tile first only when it was partial, and a whole last tile of an M- or
-//    N-contiguous operand with an odd M or N read that dword in the main loop.)
+//    check returns such a straddling dword whole or as zero is chip-dependent, so the
+//    prologue's load handles that dword on its own (memory/mfma_tile_copy.hpp), and no
+//    main-loop load of a row inside M (column inside N) can meet it. (Found by the wave
+//    emulator: the first version put the last tile first only when it was partial, and a
+//    whole last tile of an M- or N-contiguous operand with an odd M or N read that dword
+//    in the main loop.) Rows past M can meet it through a leading dimension shorter than
+//    the tile; what they read never reaches D (memory/mfma_tile_copy.hpp says why).
 // The main loop's loads run ahead of its compute (one or two positions), so they also ask
 // for positions past the last; those repeat the last tile of the loop (a valid address,
 // never read back), which keeps the loop free of branches. Summation order changes, the

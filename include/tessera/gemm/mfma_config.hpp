@@ -16,7 +16,7 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/mfma_atom.hpp"
@@ -71,20 +71,11 @@ template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class L
           class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
           class Schedule_ = schedule::Auto<>, int kStages_ = 2,
           class Instruction_ = detail::DefaultMfmaInstructionFor<Arch_, ElementA_>, class... Options_>
-struct MfmaConfig {
-  using Family = MfmaFamily;
-  using Arch = Arch_;
-  using ElementA = ElementA_;
-  using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a layout
-  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
-  using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
-  using Scheduler = typename Options::Scheduler;
-  using ElementAccumulator = float;
-  using LayoutA = LayoutA_;
-  using LayoutB = LayoutB_;
-  using LayoutC = LayoutC_;
+struct MfmaConfig
+    : ConfigBase<MfmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
+                 Options_...> {
+  using Base = ConfigBase<MfmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                          scheduler::DataParallel, Options_...>;
   using BlockTile = BlockTile_;
   using Instruction = Instruction_;
   using Atom = mma::MfmaAtom<Instruction>;
@@ -93,10 +84,10 @@ struct MfmaConfig {
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;
   static constexpr int kBlockK = BlockTile::kK;
-  static constexpr int kElementBits = 8 * int(sizeof(ElementA));
+  static constexpr int kElementBits = 8 * int(sizeof(ElementA_));
   // An operand is K-contiguous when consecutive K values are adjacent in memory.
-  static constexpr bool kKContiguousA = LayoutA::kIsRowMajor;
-  static constexpr bool kKContiguousB = !LayoutB::kIsRowMajor;
+  static constexpr bool kKContiguousA = LayoutA_::kIsRowMajor;
+  static constexpr bool kKContiguousB = !LayoutB_::kIsRowMajor;
 
   struct Request {
     static constexpr schedule::ScheduleRequest value{
@@ -125,26 +116,27 @@ struct MfmaConfig {
   // ahead of their dot (the whole tile, except four clusters: two slices), and ~24 for
   // addresses and loop state. The compiler's real count is checked by the ISA tests.
   static constexpr int kAccumulatorRegs = kWaveM * kWaveN / 64;
-  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * int(sizeof(ElementA)) / kThreads / 4;
+  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * int(sizeof(ElementA_)) / kThreads / 4;
   static constexpr int kSlicesLive = Schedule::kKind == schedule::PingPongKind::kFourClusters ? 2 : kSlices;
   static constexpr int kOperandRegs = (kRepM + kRepN) * kReadStepsPerSlice * kSlicesLive * 4;
   static constexpr int kEstimatedRegs = kAccumulatorRegs + kPrefetchRegs + kOperandRegs + 24;
   static constexpr int kRegisterBudget = 512 / (kWavesPerSimd > 0 ? kWavesPerSimd : 1);
 
   // ---- the rules -------------------------------------------------------------------------
-  static_assert(is_amd<Arch>, "Tessera MFMA GEMM: the architecture must be tessera::Gfx942 or tessera::Gfx950");
-  static_assert(is_mfma_input<ElementA> && std::is_same_v<ElementA, ElementB>,
+  static_assert(is_amd<Arch_>, "Tessera MFMA GEMM: the architecture must be tessera::Gfx942 or tessera::Gfx950");
+  static_assert(is_mfma_input<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
                 "Tessera MFMA GEMM: A and B must both be half_t or both be bfloat16_t (one MFMA "
                 "instruction reads both)");
-  static_assert(is_mfma_output<ElementC> && is_mfma_output<ElementD>,
+  static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
                 "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>); it takes no other scheduler");
-  static_assert((std::is_same_v<ElementA, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
+  static_assert((std::is_same_v<ElementA_, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
                 "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");
-  static_assert(std::is_same_v<Arch, Gfx950> || !Instruction::kGfx950Only,
+  static_assert(std::is_same_v<Arch_, Gfx950> || !Instruction::kGfx950Only,
                 "Tessera MFMA GEMM: 32x32x16 and 16x16x32 MFMAs exist only on gfx950; use 32x32x8 "
                 "or 16x16x16 on gfx942");
   static_assert(kStages == 2 || kStages == 3,
@@ -171,7 +163,7 @@ struct MfmaConfig {
                 "Tessera MFMA GEMM: the schedule slices the dot along K into more pieces than the "
                 "tile has 16-byte read steps (two clusters need BlockTile K >= 2 read steps, four "
                 "clusters >= 4: e.g. K 64 with 32x32 MFMAs, K 128 with 16x16 MFMAs)");
-  static_assert(!kDirectToLds || std::is_same_v<Arch, Gfx950>,
+  static_assert(!kDirectToLds || std::is_same_v<Arch_, Gfx950>,
                 "Tessera MFMA GEMM: the async schedule needs gfx950 (16-byte direct-to-LDS loads)");
   static_assert(!kDirectToLds || (kKContiguousA && kKContiguousB),
                 "Tessera MFMA GEMM: the async schedule needs A row-major and B column-major: a "
@@ -180,7 +172,7 @@ struct MfmaConfig {
                 "Tessera MFMA GEMM: the schedule would need more registers than its occupancy allows "
                 "(accumulators + next tile + operands read ahead > 512 / waves per SIMD); use a "
                 "smaller tile or the four-cluster schedule, which keeps fewer operands live");
-  static_assert(kThreads <= Arch::kMaxThreadsPerBlock, "Tessera MFMA GEMM: too many waves per block");
+  static_assert(kThreads <= Arch_::kMaxThreadsPerBlock, "Tessera MFMA GEMM: too many waves per block");
 };
 
 }  // namespace tessera::gemm

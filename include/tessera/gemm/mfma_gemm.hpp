@@ -110,11 +110,14 @@ struct KernelLauncher<MfmaFamily, Config> {
     LaunchShape shape;
     shape.grid_x = unsigned(tiles);
     shape.block_x = Config::kThreads;
-    if (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides)) {
+    // K = 0 reads neither operand (can_implement accepts null A and B then, whatever their
+    // leading dimensions): any kernel computes D = beta * C; the aligned one is the one
+    // every schedule has.
+    if (a.K == 0 || (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides))) {
       return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);
     }
     if constexpr (Config::kDirectToLds) {
-      return Status::kErrorMisalignedA;  // refused by requirements() before this point
+      return Status::kErrorMisalignedA;  // K > 0: refused by requirements() before this point
     } else {
       return launch_kernel(mfma_gemm_kernel<Config, false>, shape, stream, p);
     }

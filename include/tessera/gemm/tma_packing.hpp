@@ -10,12 +10,11 @@
 // problem and no workspace is given: the generic path.
 //
 // Why copies instead of a kernel that loads unaligned lines itself (the generic path): a
-// copy streams an operand once at memory speed (~23 us per 4097x4103 bf16 operand on an
-// H100), while in-kernel realignment is paid per K tile by a producer warpgroup that cannot
-// keep up with the tensor cores (63 TFLOP/s generic vs 502 packed at 4097x4095x4103,
-// benchmark/notes/wgmma.md). And why D is copied out rather than stored directly when a
-// workspace allows: the element stores made the GEMM kernel 27% slower there (258 vs 203
-// us), more than the ~25 us copy.
+// copy streams an operand once at memory speed, while in-kernel realignment is paid per K
+// tile by a producer warpgroup that cannot keep up with the tensor cores (several times
+// slower: benchmark/notes/wgmma.md has the measurements). And why D is copied out rather
+// than stored directly when a workspace allows: the element stores slowed the GEMM kernel
+// by more than the copy costs (same notes).
 //
 // A copy keeps the operand's extents in its tensor map and the copy writes zeros into each
 // line's padding. (tma.hpp warns that TMA bounds-checks the contiguous dimension in 16-byte
@@ -23,9 +22,10 @@
 // fill by element here. The zeros keep the result independent of that; a store past D's
 // extent lands in padding that is never copied out.)
 //
-// C is never copied: every TMA epilogue reads C with ordinary element loads, so C's
-// alignment does not matter. With C == D and D copied, C is read from the caller's buffer
-// while D's copy is written, and copied over it afterwards.
+// C is never copied: the epilogues read C with ordinary element loads, or (the wgmma family)
+// load it with TMA where TMA can describe it as the caller gave it, so C's alignment never
+// changes the path. With C == D and D copied, C is read from the caller's buffer while D's
+// copy is written, and copied over it afterwards.
 //
 // Host only (no CUDA): the plan is tested on the host (test/unit/test_tma_packing.cpp).
 #pragma once

@@ -18,7 +18,7 @@
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/wgmma_config.hpp"  // the 16-bit operand rules, stages_that_fit
 #include "tessera/layout/matrix_layout.hpp"
@@ -87,20 +87,11 @@ template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, clas
           class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
           class ClusterShape_ = ClusterShape<1, 1>, int kAccumulatorBuffers_ = 2, int kStages_ = 0,
           class... Options_>
-struct UmmaConfig {
-  using Family = UmmaFamily;
-  using Arch = Sm100;
-  using ElementA = ElementA_;
-  using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a layout
-  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
-  using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
-  using Scheduler = typename Options::Scheduler;
-  using ElementAccumulator = float;
-  using LayoutA = LayoutA_;
-  using LayoutB = LayoutB_;
-  using LayoutC = LayoutC_;
+struct UmmaConfig
+    : ConfigBase<UmmaFamily, Sm100, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
+                 Options_...> {
+  using Base = ConfigBase<UmmaFamily, Sm100, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                          scheduler::DataParallel, Options_...>;
   using TileShape = TileShape_;
   using CtaGroup = CtaGroup_;
   static constexpr int kCtaGroup = CtaGroup::kCtaGroup;
@@ -116,8 +107,8 @@ struct UmmaConfig {
   static constexpr int kBlockK = TileShape::kK;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
-  static constexpr bool kKMajorA = LayoutA::kIsRowMajor;
-  static constexpr bool kKMajorB = !LayoutB::kIsRowMajor;
+  static constexpr bool kKMajorA = LayoutA_::kIsRowMajor;
+  static constexpr bool kKMajorB = !LayoutB_::kIsRowMajor;
 
   // Roles: warpgroup 0 produces (TMA: one thread; generic: all 128), warpgroup 1 is the
   // epilogue (warp w reads TMEM lanes 32w..32w+31), warp 8 allocates TMEM and issues the MMAs.
@@ -126,20 +117,21 @@ struct UmmaConfig {
   static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
 
   // The instruction descriptor of every tcgen05.mma of this configuration.
-  static constexpr mma::umma::InstrDescriptor kInstr = mma::umma::f16_f32_descriptor<ElementA>(
+  static constexpr mma::umma::InstrDescriptor kInstr = mma::umma::f16_f32_descriptor<ElementA_>(
       kMmaM, kMmaN, kKMajorA ? mma::umma::Major::kK : mma::umma::Major::kMN,
       kKMajorB ? mma::umma::Major::kK : mma::umma::Major::kMN);
   static constexpr std::uint32_t kIdesc = mma::umma::encode(kInstr);
 
-  static_assert(is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>,
+  static_assert(is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
                 "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
+  static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel, or a "
                 "batch or groups with scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no "
                 "other scheduler yet");
-  static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
+  static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,
                 "Tessera UmmaConfig: the CTA group must be tessera::gemm::OneCta or tessera::gemm::CtaPair");
@@ -165,7 +157,7 @@ struct UmmaConfig {
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
   // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
-  using Operands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair>;
+  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair>;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   static constexpr int kSliceRowsA = Operands::kSliceRowsA;
@@ -181,14 +173,14 @@ struct UmmaConfig {
   static constexpr int kStages =
       kStages_ > 0 ? kStages_
                    : detail::stages_that_fit<kStageBytes,
-                                             kStagingBytes + detail::umma_barrier_bytes(8, kAccumulatorBuffers), Arch>();
+                                             kStagingBytes + detail::umma_barrier_bytes(8, kAccumulatorBuffers), Sm100>();
   static_assert(kStages >= 2, "Tessera UmmaConfig: the pipeline needs at least 2 stages");
 
   // ---- the generic path ----------------------------------------------------------------
   // The generic path runs GenericConfig, the one-CTA configuration of the same tile without a
   // cluster (for a one-CTA configuration without a cluster, the configuration itself): the
   // realigning producer (generic_producer.hpp) feeds one CTA per 128 x N tile.
-  using GenericConfig = UmmaConfig<ElementA, LayoutA, ElementB, LayoutB, ElementC, LayoutC,
+  using GenericConfig = UmmaConfig<ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                                    GemmShape<kBlockM, kBlockN, kBlockK>, OneCta, ClusterShape<1, 1>,
                                    kAccumulatorBuffers, 0, Options_...>;
 };

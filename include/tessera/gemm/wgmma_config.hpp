@@ -16,7 +16,7 @@
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -36,6 +36,9 @@ constexpr bool is_wgmma_output = is_wgmma_operand<T> || std::is_same_v<T, float>
 namespace detail {
 // Full and empty barrier per stage, and one spare pair.
 constexpr int wgmma_barrier_bytes(int stages) { return 2 * stages * 8 + 16; }
+// The epilogue's C barriers: a full and an empty one per staging box of each consumer
+// warpgroup (C loaded into the staging boxes with TMA, wgmma_epilogue.hpp).
+constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * boxes_per_warpgroup * 8; }
 
 // Stages that fit beside the rest of the plan (at most 8), for kStages = 0.
 template <int kStageBytes, int kOtherBytes, class Arch>
@@ -52,20 +55,11 @@ constexpr int stages_that_fit() {
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
           class ClusterShape_ = ClusterShape<1, 1>, int kStages_ = 0, class... Options_>
-struct WgmmaConfig {
-  using Family = WgmmaFamily;
-  using Arch = Sm90;
-  using ElementA = ElementA_;
-  using ElementB = ElementB_;
-  using ElementC = ElementC_;  // C and D share a layout
-  using Options = ConfigOptions<ElementC_, scheduler::DataParallel, Options_...>;
-  using ElementD = typename Options::ElementD;
-  using Epilogue = typename Options::Epilogue;
-  using Scheduler = typename Options::Scheduler;
-  using ElementAccumulator = float;
-  using LayoutA = LayoutA_;
-  using LayoutB = LayoutB_;
-  using LayoutC = LayoutC_;
+struct WgmmaConfig
+    : ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
+                 Options_...> {
+  using Base = ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                          scheduler::DataParallel, Options_...>;
   using TileShape = TileShape_;
   using Cluster = ClusterShape_;
   static constexpr int kBlockM = TileShape::kM;
@@ -75,8 +69,8 @@ struct WgmmaConfig {
   static constexpr bool kPingpong = Schedule::kPingpong;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
-  static constexpr bool kKMajorA = LayoutA::kIsRowMajor;
-  static constexpr bool kKMajorB = !LayoutB::kIsRowMajor;
+  static constexpr bool kKMajorA = LayoutA_::kIsRowMajor;
+  static constexpr bool kKMajorB = !LayoutB_::kIsRowMajor;
 
   // Warpgroups: one producer, two consumers.
   static constexpr int kThreads = 3 * 128;
@@ -85,14 +79,18 @@ struct WgmmaConfig {
   using Atom = mma::WgmmaAtom<(kBlockN <= 256 ? kBlockN : 256)>;
   static constexpr int kAccumulators = kWgmmaRowBlocks * Atom::kAccumulators;  // per consumer thread
 
-  static_assert(is_wgmma_operand<ElementA> && std::is_same_v<ElementA, ElementB>,
+  static_assert(is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
                 "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC> && is_wgmma_output<ElementD>,
+  static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera WgmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(is_matrix_layout<LayoutA> && is_matrix_layout<LayoutB> && is_matrix_layout<LayoutC>,
+  static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera WgmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
-  static_assert(kBlockN == 64 || kBlockN == 128 || kBlockN == 192 || kBlockN == 256,
-                "Tessera WgmmaConfig: the N tile must be 64, 128, 192 or 256 (one wgmma m64nNk16 spans it)");
+  static_assert(kBlockN == 16 || kBlockN == 32 || kBlockN == 64 || kBlockN == 128 || kBlockN == 192 ||
+                    kBlockN == 256,
+                "Tessera WgmmaConfig: the N tile must be 16, 32, 64, 128, 192 or 256 (one wgmma m64nNk16 spans it)");
+  static_assert(kBlockN >= 64 || kKMajorB,
+                "Tessera WgmmaConfig: an N tile below 64 needs a K-major B (column-major): an N-major B tile is "
+                "read in 64-element (128-byte) chunks of N");
   static_assert(kBlockM % 64 == 0, "Tessera WgmmaConfig: the M tile must be a multiple of 64 (wgmma's m64)");
   static_assert(!(std::is_same_v<Schedule, schedule::Cooperative> && !(kBlockM == 128 || kBlockM == 256)),
                 "Tessera WgmmaConfig: the Cooperative schedule splits the tile's rows between two "
@@ -103,28 +101,38 @@ struct WgmmaConfig {
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
-  static_assert(std::is_same_v<Scheduler, scheduler::DataParallel> || takes_problem_set<Scheduler>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel, or a batch "
                 "or groups with scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.
-  using Operands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster>;
-  using GenericOperands = OperandTiles<ElementA, ElementB, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK>;
+  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster>;
+  using GenericOperands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK>;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   static constexpr int kSliceRowsA = Operands::kSliceRowsA;
   static constexpr int kSliceRowsB = Operands::kSliceRowsB;
   static constexpr int kStageBytes = Operands::kStageBytes;
 
-  // Epilogue staging: per consumer warpgroup two boxes of 64 lines x 128 bytes (a row of
-  // a row-major D or a column of a column-major one), one being filled while the TMA
-  // store of the other drains.
+  // Epilogue staging: per consumer warpgroup kStagingBoxes boxes of at most 64 lines x 128
+  // bytes (a row of a row-major D or a column of a column-major one), one being filled while
+  // the TMA stores of the others drain. Where C has D's element size, C is loaded into the
+  // same boxes with TMA ahead of the epilogue (wgmma_epilogue.hpp): more boxes let the loads
+  // run further ahead (option::StagingBoxes<N>; default 2), at the cost of stages.
+  static constexpr int kStagingBoxes = Base::Options::kStagingBoxes > 0 ? Base::Options::kStagingBoxes : 2;
   static constexpr int kStagingBoxBytes = 64 * 128;
-  static constexpr int kStagingBytes = 2 * 2 * kStagingBoxBytes;
+  static constexpr int kStagingBytes = 2 * kStagingBoxes * kStagingBoxBytes;
+  static constexpr bool kStagedCPossible = sizeof(ElementC_) == sizeof(typename Base::ElementD);
+  static constexpr int kCBarrierBytes = detail::wgmma_c_barrier_bytes(kStagingBoxes);
   static constexpr int kStages =
       kStages_ > 0 ? kStages_
-                   : detail::stages_that_fit<kStageBytes, kStagingBytes + detail::wgmma_barrier_bytes(8), Arch>();
+                   : detail::stages_that_fit<kStageBytes,
+                                             kStagingBytes + kCBarrierBytes + detail::wgmma_barrier_bytes(8), Sm90>();
+  static_assert(kStagingBoxes >= 2 && kStagingBoxes <= 8,
+                "Tessera WgmmaConfig: option::StagingBoxes takes 2 to 8 boxes per consumer warpgroup (one is "
+                "filled while the others' stores drain)");
   static_assert(kStages >= 2, "Tessera WgmmaConfig: the pipeline needs at least 2 stages");
 };
 

@@ -25,11 +25,20 @@
 //
 // The operand's last dword: when an operand ends at an odd element (an odd K for a
 // K-contiguous operand, an odd M or N for the others), its last dword holds the last
-// element and two bytes past the operand. Whether the range check returns such a dword's
-// in-range half or zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
-// emulator reads 0 and reports it), so no 16-byte load may rely on it: only the
-// prologue's checked load reaches the operand's last K line, and it ends its descriptor at
-// the last whole dword and loads the last element on its own (load<true>).
+// element and two bytes past the operand. Whether the range check returns such a dword
+// whole or as zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
+// emulator runs the kernels under both answers), so its value must not reach D:
+//  - the last element itself is read by the prologue alone (the last K tile goes first:
+//    gemm/k_tile_order.hpp), whose checked descriptor ends at the last whole dword; the
+//    element comes from one 2-byte load (load<true>);
+//  - main-loop loads of rows inside M (columns inside N) never reach the last K line;
+//  - main-loop loads of an M- or N-contiguous operand can still meet the dword, through
+//    tile rows past M (columns past N): with a leading dimension shorter than the tile
+//    (e.g. M = 1, lda = 8), row r of K line k is line k + r / lda's data, down to the last
+//    one. Those bytes land in tile rows past M (columns past N), and row i of A (column j
+//    of B) reaches only row i (column j) of the block's D, which the epilogue does not
+//    store past M (N). test/emulator/test_mfma_emulated.cpp runs such shapes under both
+//    answers.
 //
 // Direct-to-LDS (gfx950, the async schedule): load_direct() sends each wave's 1 KiB LDS
 // chunks straight from global memory, lane i's 16 bytes landing at chunk + 16 i. The
@@ -64,7 +73,11 @@ template <class Tile, int kThreads, TileCopyKind kKind, int kPhaseRowChunks = 1>
 struct MfmaTileCopyMap {
   static constexpr int kRows = Tile::kRows;
   static constexpr int kBK = Tile::kCols;
-  static constexpr int kVec = 8;  // elements per 16-byte piece
+  static constexpr int kElementBytes = Tile::kElementBytes;
+  static_assert(kElementBytes == 2,
+                "Tessera MFMA tile copy: it moves 16-bit elements (a transpose packs pairs of them "
+                "into words); other element widths need their own copy");
+  static constexpr int kVec = 16 / kElementBytes;  // elements per 16-byte piece
   static constexpr int kChunksK = kBK / kVec;
   static constexpr int kRowChunks = kRows / kVec;
 
@@ -73,12 +86,12 @@ struct MfmaTileCopyMap {
   static constexpr int kRowsPerPass = kThreads / kChunksK;      // rows one pass of the block covers
   // kTransposing: each thread owns a block of 8 rows (row chunk r) at the kP consecutive K
   // values of K group g. The lanes of one LDS write phase (128 bytes: kPhaseLanes lanes of
-  // kP * 2 bytes) take kPhaseRowChunks row chunks x the rest in K groups, so that their
+  // kP elements) take kPhaseRowChunks row chunks x the rest in K groups, so that their
   // writes cover 8 distinct 16-byte chunks (both swizzle levels); the next lanes continue
   // along the row chunks (consecutive lanes of a global load read along one K row).
   static constexpr int kKGroups = kThreads / kRowChunks;
   static constexpr int kP = kKGroups > 0 ? kBK / kKGroups : 0;
-  static constexpr int kPhaseLanes = kP > 0 ? 128 / (2 * kP) : 1;
+  static constexpr int kPhaseLanes = kP > 0 ? 128 / (kElementBytes * kP) : 1;
   static constexpr int kPhaseKGroups = kPhaseLanes / kPhaseRowChunks;
 
   static_assert(kKind == TileCopyKind::kTransposing || kRows * kChunksK % kThreads == 0,
@@ -114,7 +127,7 @@ struct MfmaTileCopyMap {
   // ds_write's offset field) instead of each needing its own address register.
   static constexpr bool kConstantPieceStride = (kRowsPerPass * kBK) % Tile::SwizzleType::kPeriod == 0;
   TESSERA_HOST_DEVICE static constexpr int piece_offset(int t, int v) {
-    return kConstantPieceStride ? Tile::byte_offset(piece(t, 0).row, piece(t, 0).k) + v * kRowsPerPass * kBK * 2
+    return kConstantPieceStride ? Tile::byte_offset(piece(t, 0).row, piece(t, 0).k) + v * kRowsPerPass * kBK * kElementBytes
                                 : Tile::byte_offset(piece(t, v).row, piece(t, v).k);
   }
   // LDS byte offset of the write of element e of thread t's block (transposing kind):
@@ -132,7 +145,7 @@ struct MfmaTileCopyMap {
   static constexpr int kDirectChunks = Tile::kBytes / 1024;
   // The element lane `lane` fetches so that it lands at byte 16 * lane of `chunk`.
   TESSERA_HOST_DEVICE static constexpr Coord direct(int chunk, int lane) {
-    const int e = Tile::SwizzleType::apply((chunk * 1024 + lane * 16) / 2);  // an involution
+    const int e = Tile::SwizzleType::apply((chunk * 1024 + lane * 16) / kElementBytes);  // an involution
     return {e / kBK, e % kBK};
   }
 };
@@ -164,8 +177,8 @@ struct MfmaTileCopy {
 
   // Byte offset of element (row, k) from the tile's base.
   TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t element_offset(int row, int k) const {
-    return kKContiguousGlobal ? std::uint32_t(row) * ld_bytes + std::uint32_t(k) * 2u
-                              : std::uint32_t(k) * ld_bytes + std::uint32_t(row) * 2u;
+    return kKContiguousGlobal ? std::uint32_t(row) * ld_bytes + std::uint32_t(k * Map::kElementBytes)
+                              : std::uint32_t(k) * ld_bytes + std::uint32_t(row * Map::kElementBytes);
   }
 
   // origin: the operand's element (row 0 of this block's tile, k = 0); ld in elements;
@@ -176,8 +189,8 @@ struct MfmaTileCopy {
     span = std::uint32_t(span_bytes);
     loop_span = span;
     k_bytes = 0;
-    ld_bytes = std::uint32_t(ld * 2);
-    step = kKContiguousGlobal ? std::uint32_t(Map::kBK * 2) : std::uint32_t(Map::kBK) * ld_bytes;
+    ld_bytes = std::uint32_t(ld * Map::kElementBytes);
+    step = kKContiguousGlobal ? std::uint32_t(Map::kBK * Map::kElementBytes) : std::uint32_t(Map::kBK) * ld_bytes;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kKind == TileCopyKind::kTransposing) {

@@ -3,7 +3,7 @@
 // it into a shared-memory stage laid out [k][outer] (K-major), which is what an FMA
 // or outer-product consumer reads as contiguous vectors along M or N.
 //
-// Canonical pointers (ARCHITECTURE.md): the block keeps one uniform base pointer,
+// Canonical pointers (docs/architecture.md): the block keeps one uniform base pointer,
 // advanced by a K step per tile, and each thread a 32-bit element offset computed once.
 // Out-of-range elements read 0:
 //   NVIDIA: predicated loads; 4-element vector loads where the operand is aligned and the
@@ -56,7 +56,7 @@ struct OperandTileLoader {
   bool vector_ok;              // base and ld allow 4-element aligned vector loads
   // The loaded elements as raw bits, converted to float only when stored to shared
   // memory: a conversion right after the load would make the thread wait for the load
-  // there (measured: 16-bit operands ran 25% slower that way). On NVIDIA a 16-bit
+  // there (measured slower for 16-bit operands: benchmark/notes/fma.md). On NVIDIA a 16-bit
   // vector arrives as two packed words (half the registers). On AMD each 16-bit element
   // is its own load and keeps its own register: packing two would wait for both loads
   // right away (seen in the gfx942 assembly).

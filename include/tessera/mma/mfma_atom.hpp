@@ -6,7 +6,7 @@
 //   gfx950           v_mfma_f32_32x32x16_{f16,bf16}   8
 //                    v_mfma_f32_16x16x32_{f16,bf16}   8
 //
-// The layouts (FACTS.md; AMD's matrix instruction calculator; Triton's and Composable
+// The layouts (AMD's matrix instruction calculator; Triton's and Composable
 // Kernel's MFMA lowering agree):
 //   A (M x K):  A[i][k] in lane  M*(k / E) + i,  element k % E      (E = operand elements)
 //   B (K x N):  B[k][j] in lane  N*(k / E) + j,  element k % E

@@ -28,7 +28,7 @@ namespace tessera::mma {
 
 template <class Atom, class Tile>
 struct MfmaOperandReads {
-  static constexpr int kRowBytes = Tile::kCols * 2;
+  static constexpr int kRowBytes = Tile::kCols * Tile::kElementBytes;
   // MFMA tile i of a wave is read kRepStride bytes after tile 0: its rows are kM further
   // on, a whole number of swizzle periods, so the swizzle does not change between them.
   static constexpr int kRepStride = Atom::kM * kRowBytes;

@@ -1,5 +1,5 @@
-// Ping-pong schedules for the AMD MFMA GEMM, as types (ARCHITECTURE.md "Schedules";
-// reference: Triton's AMD BlockPingpong pass, shared/seeds/000). A schedule says how one
+// Ping-pong schedules for the AMD MFMA GEMM, as types (reference: Triton's AMD
+// BlockPingpong pass, "the seed" below). A schedule says how one
 // main-loop iteration is cut into clusters and how the waves of a SIMD interleave them:
 //
 //   NoPingPong<W>         the baseline and the fallback: W waves, no priorities, the

@@ -1,5 +1,5 @@
 // The two consumer-warpgroup schedules of the Hopper kernel, as types, and the rule that
-// picks one (the NVIDIA form of ARCHITECTURE.md's ping-pong schedules).
+// picks one (the NVIDIA form of the ping-pong schedules: docs/architecture.md, "Schedules").
 //
 //   Cooperative: both consumer warpgroups work on the same BM x BN tile, each on BM/2 of
 //                its rows; they run the main loop together and the epilogue together.
@@ -35,9 +35,8 @@ struct AutoSm90 {};
 // The rule (benchmark/notes/wgmma.md has the measurements): a 64-row tile only fits
 // Pingpong (Cooperative would give each warpgroup 32 rows, below wgmma's 64); a 256-row
 // tile only fits Cooperative (one warpgroup cannot hold 256 x N accumulators); for 128
-// rows both fit, and Cooperative is chosen: measured faster at 4096^3 and 8192^3 on an
-// H100 (the epilogue is a small share of a long main loop, and Cooperative needs half the
-// stages per tile), see the notes for the numbers.
+// rows both fit, and Cooperative is chosen: measured faster on large squares (the epilogue
+// is a small share of a long main loop, and Cooperative needs half the stages per tile).
 template <int kBlockM, int kBlockN>
 struct ChooseSm90Schedule {
   using type = std::conditional_t<kBlockM == 64, Pingpong, Cooperative>;

@@ -23,8 +23,37 @@ namespace emulation {
 // instructions (MFMA 32x32x16 and 16x16x32, 12- and 16-byte direct-to-LDS loads) exist.
 enum class Target { kGfx942, kGfx950 };
 
+// Hardware behaviours no public source settles for gfx942/gfx950 (docs/emulator.md, "What
+// the model rests on"). A kernel must be right under every choice: CI runs the emulated
+// MFMA suite under several (test/emulator/CMakeLists.txt).
+//  mfma_denormals       MFMA f16/bf16: whether subnormal inputs (A, B, C) and outputs (D)
+//                       are flushed to zero (AMD documents the flush for MI200; gfx942 and
+//                       gfx950 are not documented);
+//  straddle             a buffer-load dword that num_records cuts (it starts inside, ends
+//                       past): read as 0 (the per-dword range check) or whole (the check on
+//                       the access's first byte), its bytes past num_records then coming
+//                       back as 0xff (NaN in every float format: memory the kernel must not
+//                       use);
+//  fence_waits_for_dma  whether block_barrier()'s release fence also waits for the wave's
+//                       direct-to-LDS loads, as clang-22 emits it (LLVM has relaxed and
+//                       restored that wait between versions: a kernel must state its own).
+enum class Denormals { kKeep, kFlush };
+enum class StraddleRule { kZero, kWhole };
+struct HardwareChoices {
+  Denormals mfma_denormals = Denormals::kKeep;
+  StraddleRule straddle = StraddleRule::kZero;
+  bool fence_waits_for_dma = true;
+
+  // The defaults above, with the choices TESSERA_EMULATOR_HARDWARE names over them: a
+  // comma-separated list of denormals=keep|flush, straddle=zero|whole,
+  // fence_dma=wait|nowait (an unknown word stops the program with a message).
+  static HardwareChoices from_environment();
+  std::string describe() const;
+};
+
 struct Options {
   Target target = Target::kGfx950;
+  HardwareChoices hardware = HardwareChoices::from_environment();
   // Run only the workgroups this accepts (by linear id); empty: all of them.
   std::function<bool(unsigned)> run_workgroup;
   // Keep every wave's scheduling record (trace()); off by default, it grows with K.
@@ -58,10 +87,14 @@ enum class ReportKind {
   kLdsIntraWave,           // two lanes of one wave exchange LDS bytes with no wave sync point
   kLdsWriteNotWaited,      // a wave's LDS write crossed a bare s_barrier with no lgkmcnt(0) wait
   kLdsDmaInFlight,         // a read of bytes whose direct-to-LDS load was not waited for
+  kLdsReadNotWaited,       // a direct-to-LDS load into bytes an LDS read no lgkmcnt wait
+                           // covered may still be reading (the load may land first)
   kLdsUninitialized,       // a read of LDS bytes no one wrote in this workgroup
   kLdsOutOfPlan,           // an LDS access past the bytes the kernel declared
   kBufferOutOfAllocation,  // in range for num_records, but outside the registered allocation
-  kBufferStraddle,         // a component straddles num_records (chip-dependent on hardware)
+  kBufferStraddle,         // a store's dword straddles num_records (chip-dependent on
+                           // hardware; loads follow HardwareChoices::straddle, unreported)
+  kBufferMisaligned,       // a buffer access not aligned to min(its size, 4) bytes
   kDivergentCollective,    // lanes of one wave at different wave-level instructions
   kMisuse,                 // an instruction used against its rules (named in the detail)
 };
@@ -143,6 +176,7 @@ struct Stats {
   std::uint64_t switches = 0;       // lane context switches
   std::uint64_t lds_accesses = 0;   // instrumented accesses that hit LDS
   std::uint64_t implicit_waits = 0;
+  std::uint64_t load_straddles = 0;  // buffer-load dwords num_records cut (HardwareChoices::straddle)
 };
 Stats last_launch_stats();
 

@@ -1,14 +1,19 @@
 // Buffer resource descriptors and raw buffer loads/stores on CDNA3/CDNA4 (gfx942,
-// gfx950): the "canonical pointer" of ARCHITECTURE.md. A tile copy keeps one
-// descriptor (uniform, in SGPRs) per operand and a 32-bit byte offset per lane, and
-// the hardware's range check replaces the bounds branches of edge tiles.
+// gfx950): canonical pointers. A tile copy keeps one descriptor (uniform, in SGPRs) per
+// operand and a 32-bit byte offset per lane, and the hardware's range check replaces the
+// bounds branches of edge tiles.
 //
 // The range check, as LLVM documents llvm.amdgcn.raw.buffer.load/store:
 //  - a lane whose VGPR offset is at or past num_records bytes reads 0 and its store
 //    is dropped; this is the hardware's rule, not a compiler promise, and it needs
 //    the gfx9 config dword below;
 //  - accesses wider than 4 bytes are checked one 32-bit word at a time, so a 16-byte
-//    load straddling the end returns its in-range words and zeros after them;
+//    load straddling the end returns its in-range words and zeros after them; a word
+//    that num_records itself cuts (it starts inside and ends past) is chip-dependent
+//    (MLIR's AMDGPU dialect documents it so): do not rely on either answer;
+//  - keep addresses aligned to min(size, 4) bytes: dword and wider accesses at an
+//    unaligned address depend on SH_MEM_CONFIG.alignment_mode (in DWORD mode the
+//    hardware ignores the two low address bits);
 //  - the SCALAR offset is NOT part of the check (it is added after it). Use it for
 //    offsets known to stay inside the buffer; to step a tile whose edge must read
 //    zeros, advance the descriptor (make_buffer_resource on the moved base with the
@@ -224,11 +229,16 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void buffer_store_as(BufferResource r, const 
 
 // ---- direct-to-LDS loads ----------------------------------------------------------
 // buffer_load_* ... lds: the loaded bytes skip the VGPRs and land in LDS, the Bytes of
-// lane i (of the wave) at lds_base + i * Bytes. lds_base goes to M0, so it must be
+// lane i (of the wave) at lds_base + 4 i for 1, 2 and 4 bytes, at lds_base + 16 i for
+// 12 and 16 (a 12-byte load leaves each 16-byte slot's last dword alone): LLVM's
+// AMDGPUDMAOperations.md and the CDNA4 ISA guide. lds_base goes to M0, so it must be
 // wave-uniform, and each wave passes its own slice. gfx942 moves 1, 2 or 4 bytes per
-// lane; gfx950 adds 12 and 16. Completion is counted by vmcnt, like any buffer load: wait_vmcnt, then a
-// barrier, before other waves read the LDS bytes. Out-of-range lanes get the zeros the
-// range check returns (hardware rule as documented; not run on a GPU here).
+// lane; gfx950 adds 12 and 16. Completion is counted by vmcnt, like any buffer load:
+// wait_vmcnt, then a barrier, before other waves read the LDS bytes. The load is not
+// ordered with earlier LDS reads, not even this wave's (llvm-project PR 142018): wait
+// lgkmcnt(0) after the last read of bytes it overwrites (and, for another wave's reads,
+// before the barrier that orders them). Out-of-range lanes get the zeros the range check
+// returns (hardware rule as documented; not run on a GPU here).
 template <int Bytes, int Aux = CachePolicy::kDefault>
 TESSERA_DEVICE TESSERA_FORCEINLINE void buffer_load_to_lds(BufferResource r, void* lds_base,
                                                            std::uint32_t lane_offset,

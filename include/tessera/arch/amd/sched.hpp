@@ -1,7 +1,7 @@
 // Scheduling and synchronisation primitives of CDNA3/CDNA4 (gfx942, gfx950): wave
 // priority, the compiler's scheduling barriers, the workgroup barrier and s_waitcnt.
 //
-// These are what an AMD ping-pong schedule is made of (ARCHITECTURE.md, "Schedules"):
+// These are what an AMD ping-pong schedule is made of (schedule/amd_pingpong.hpp):
 // the dot cluster runs at raised priority so that the wave doing MFMAs wins issue
 // slots over the wave doing memory, sched_barrier keeps the compiler from melting the
 // clusters back together, and waits name exactly the loads a stage needs.

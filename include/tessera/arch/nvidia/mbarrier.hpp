@@ -62,8 +62,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 // into. The default (CTA-scope) release, as CUTLASS's ClusterBarrier::arrive: what it
 // orders is the arriving thread's own completed reads of its own shared memory (the wgmma
 // group was waited for). With `.release.cluster` every such arrival cost the consumer a
-// cluster-wide release, and 2-CTA clusters ran at 330-360 TFLOP/s instead of 740-790 on
-// an H100 (benchmark/notes/wgmma.md, "Clusters").
+// cluster-wide release, which halved the throughput of 2-CTA clusters (measured:
+// benchmark/notes/wgmma.md, "Clusters").
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
   asm volatile(

@@ -4,8 +4,8 @@
 // would, so the consumers and their MMA descriptors do not change.
 //
 // Why not plain loads into registers: a K tile of a 128 x 256 tile is 48 KB, and at the
-// tensor cores' pace an SM needs it every ~1.2 us, i.e. ~40 KB in flight at all times
-// against ~1 us of memory latency; 128 producer threads cannot hold that in registers, and one
+// tensor cores' pace an SM needs one about every microsecond, i.e. tens of KB in flight at
+// all times against about a microsecond of memory latency; 128 producer threads cannot hold that in registers, and one
 // bulk copy per line is no better: the copy engine takes small copies one at a time
 // (benchmark/notes/wgmma.md has the versions and their measurements). So the 128 producer
 // threads work in two steps, one K tile apart:
@@ -302,7 +302,7 @@ struct GenericProducer {
   // are on the same line, so each chunk costs one shared-memory read. kUnroll groups are
   // in flight at once: each group is a chain of dependent steps (read, shuffle, shift,
   // store), and with one producer warp per scheduler only independent groups hide their
-  // latency (one group at a time took ~5 us per K tile on an H100: notes/wgmma.md).
+  // latency (one group at a time was several times slower: benchmark/notes/wgmma.md, v4).
   template <class Stage, class Tile>
   TESSERA_DEVICE static void realign(const Tile& tile, std::uint32_t raw, std::uint32_t stage, int thread) {
     constexpr int kChunks = Tile::kLines * Tile::kChunksPerLine;

@@ -47,7 +47,7 @@ struct OneProblem {
   }
   // Every row of a box is stored by the TMA store (which clips at M and N).
   TESSERA_DEVICE TESSERA_FORCEINLINE constexpr bool box_whole(int, int) const { return true; }
-  template <class LayoutC, class Box, class ED, class Params>
+  template <class LayoutC, class Boxes, class ED, class Params>
   TESSERA_DEVICE void copy_box(const Params&, const unsigned char*, int, int, int) const {}
 };
 
@@ -104,24 +104,26 @@ struct ProblemOfSet {
       return row + rows <= row_end;
     }
   }
-  // The box's rows that are the problem's, from the staging buffer (Box: 64 lines of 128
-  // bytes, swizzled) to D with 16-byte stores, by the warpgroup's 128 threads. A line is a row
-  // of a row-major D (cut at N, a multiple of 16 bytes for TMA) or a column of a column-major
-  // one (cut at the problem's last row, element by element where a piece straddles it).
-  template <class LayoutC, class Box, class ED, class Params>
+  // The box's rows that are the problem's, from the staging buffer to D with 16-byte stores, by
+  // the warpgroup's 128 threads. Boxes: the box's geometry (kBoxLines lines of kBoxLineBytes,
+  // offset(line, element) the byte of an element). A line is a row of a row-major D (cut at N,
+  // a multiple of 16 bytes for TMA) or a column of a column-major one (cut at the problem's
+  // last row, element by element where a piece straddles it).
+  template <class LayoutC, class Boxes, class ED, class Params>
   TESSERA_DEVICE void copy_box(const Params& p, const unsigned char* box, int row, int col, int t) const {
     constexpr int kPerChunk = 16 / int(sizeof(ED));
+    constexpr int kChunksPerLine = Boxes::kBoxLineBytes / 16;
     // Rows and columns of the box that are D's (a row-major line is a row, a column-major one
     // a column), and the box's first element: one 64-bit address, then 32-bit steps.
     const int rows = row_end - row, columns = int(p.N) - col;
     ED* const first = d<LayoutC>(p, row, col);
     const int line_pitch = int(p.ldd);  // lines of a box lie in D, so line * ldd fits the span
     TESSERA_NO_UNROLL
-    for (int c = t; c < 64 * 8; c += 128) {
-      const int line = c / 8, element = (c % 8) * kPerChunk;
+    for (int c = t; c < Boxes::kBoxLines * kChunksPerLine; c += 128) {
+      const int line = c / kChunksPerLine, element = (c % kChunksPerLine) * kPerChunk;
       const int r = LayoutC::kIsRowMajor ? line : element, k = LayoutC::kIsRowMajor ? element : line;
       if (r >= rows || k >= columns) continue;
-      const ::uint4 v = *reinterpret_cast<const ::uint4*>(box + Box::offset(line, element));
+      const ::uint4 v = *reinterpret_cast<const ::uint4*>(box + Boxes::offset(line, element));
       ED* at = first + std::int64_t(line) * line_pitch + element;
       if (LayoutC::kIsRowMajor || r + kPerChunk <= rows) {
         *reinterpret_cast<::uint4*>(at) = v;

@@ -1,16 +1,34 @@
 // What the two TMA kernels (wgmma_gemm_kernel.hpp, umma_gemm_kernel.hpp) share around their
-// roles: the entry that compiles a kernel's body only for its own arch-specific target (and
-// refuses the plain one with a message), the shared-memory base check, the stage barriers'
-// initialisation, and the CTA-or-cluster barrier.
+// roles: the collectives both use (the stage ring, the TMA and generic producers, clusters,
+// the kernel parameters), what a path loads and stores with, the entry that compiles a
+// kernel's body only for its own arch-specific target (and refuses the plain one with a
+// message), the shared-memory base check, the stage barriers' initialisation, and the
+// CTA-or-cluster barrier.
 #pragma once
 #include <cstdint>
 #include <type_traits>
 
 #include "tessera/arch/arch.hpp"
 #include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/core/macros.hpp"
+#include "tessera/gemm/collective/cluster.hpp"
+#include "tessera/gemm/collective/generic_producer.hpp"
+#include "tessera/gemm/collective/stage_ring.hpp"
+#include "tessera/gemm/collective/tma_producer.hpp"
+#include "tessera/gemm/kernel/tma_gemm_params.hpp"
+#include "tessera/gemm/tma_packing.hpp"
 
 namespace tessera::gemm {
+
+// What a path loads and stores with (tma_packing.hpp): TMA loads on kTma and kPacked; TMA
+// stores on kTma only (kPacked: a D that TMA cannot describe, written with direct element
+// stores; kGeneric: realigning loads, direct stores).
+template <TmaPath kPath>
+struct PathIo {
+  static constexpr bool kTmaLoads = kPath != TmaPath::kGeneric;
+  static constexpr bool kTmaStores = kPath == TmaPath::kTma;
+};
 
 #if defined(TESSERA_CUDA)
 

@@ -24,21 +24,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tessera/arch/arch.hpp"
-#include "tessera/arch/nvidia/mbarrier.hpp"
 #include "tessera/arch/nvidia/tcgen05.hpp"
-#include "tessera/arch/nvidia/tma.hpp"
-#include "tessera/core/macros.hpp"
-#include "tessera/gemm/collective/cluster.hpp"
-#include "tessera/gemm/collective/generic_producer.hpp"
-#include "tessera/gemm/collective/stage_ring.hpp"
-#include "tessera/gemm/collective/tma_producer.hpp"
 #include "tessera/gemm/collective/umma_epilogue.hpp"
 #include "tessera/gemm/collective/umma_mainloop.hpp"
-#include "tessera/gemm/kernel/tma_gemm_params.hpp"
 #include "tessera/gemm/kernel/tma_kernel_support.hpp"
 #include "tessera/gemm/kernel/umma_smem_plan.hpp"
-#include "tessera/gemm/tma_packing.hpp"
 #include "tessera/gemm/umma_config.hpp"
 
 namespace tessera::gemm {
@@ -47,10 +37,8 @@ namespace tessera::gemm {
 
 template <class Config, TmaPath kPath>
 struct UmmaGemmKernel {
-  // TMA loads on kTma and kPacked; TMA stores on kTma only (kPacked: D that TMA cannot
-  // describe, written with direct element stores; tma_packing.hpp).
-  static constexpr bool kTmaLoads = kPath != TmaPath::kGeneric;
-  static constexpr bool kTmaStores = kPath == TmaPath::kTma;
+  static constexpr bool kTmaLoads = PathIo<kPath>::kTmaLoads;
+  static constexpr bool kTmaStores = PathIo<kPath>::kTmaStores;
   // What this path runs: the configuration, or (generic path) its one-CTA form without a
   // cluster (umma_config.hpp, GenericConfig).
   using C = std::conditional_t<kTmaLoads, Config, typename Config::GenericConfig>;

@@ -1,0 +1,36 @@
+// What every configuration declares the same way: its family and target, the element types
+// and layouts of A, B, C and D, and the options after its own parameters (config_options.hpp:
+// D's element type, the epilogue, the tile scheduler). A family's configuration derives from
+// ConfigBase and adds its own choices and checks:
+//
+//   template <class EA, class LA, ..., class... Options>
+//   struct MyConfig : ConfigBase<MyFamily, Sm90, EA, LA, EB, LB, EC, LC, scheduler::DataParallel, Options...> {
+//     ...
+//   };
+//
+// Host-includable.
+#pragma once
+
+#include "tessera/gemm/config_options.hpp"
+
+namespace tessera::gemm {
+
+template <class Family_, class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_,
+          class LayoutC_, class DefaultScheduler, class... Options_>
+struct ConfigBase {
+  using Family = Family_;
+  using Arch = Arch_;
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using ElementC = ElementC_;  // C and D share a layout
+  using Options = ConfigOptions<ElementC_, DefaultScheduler, Options_...>;
+  using ElementD = typename Options::ElementD;
+  using Epilogue = typename Options::Epilogue;
+  using Scheduler = typename Options::Scheduler;
+  using ElementAccumulator = float;
+  using LayoutA = LayoutA_;
+  using LayoutB = LayoutB_;
+  using LayoutC = LayoutC_;
+};
+
+}  // namespace tessera::gemm
