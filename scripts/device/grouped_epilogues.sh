@@ -17,8 +17,8 @@
 # DIR holds test_many_gemms, test_many_gemms_mutant_offset, test_wgmma_gemm, test_fma_gemm,
 # tessera_bench and libbenchmark.so.1debian (build: cmake --preset default (or gpu); cmake
 # --build --preset default --target test_many_gemms test_wgmma_gemm test_fma_gemm tessera_bench;
-# the mutant with TESSERA_MUTANT_ONLY=test_many_gemms_mutant_offset scripts/gpu_mutation_check.sh
-# --build-only DIR), and bench_plot.py where this script is not run from a checkout. Steps: many
+# the mutant with scripts/gpu_mutation_check.sh --build-only DIR test_many_gemms_mutant_offset),
+# and bench_plot.py where this script is not run from a checkout. Steps: many
 # wgmma fma (or "suite"), mutation, memcheck, bench, racecheck, synccheck, sass; default "suite
 # mutation memcheck bench". Logs and the benchmark JSON go to $OUT (default build/grouped-epilogues).
 # Success: every summary line says PASS (the mutation line: CAUGHT); exit 0 only then.

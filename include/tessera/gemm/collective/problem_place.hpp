@@ -4,9 +4,10 @@
 //   ProblemOfSet   one entry of a batch or group (problem_set.hpp): C and D moved by the entry's
 //                  strides, its rows as the bound, D's 3-D tensor map at the entry's layer (or,
 //                  for the contiguous grouped layout, the rows of the whole D).
-// Each offers: value<kReadC, LayoutC>(p, acc, m, n) (the epilogue's value of any element of a
-// box, C read where inside and wanted), value_inside (of an element known inside), inside(p,
-// m, n), d(p, m, n) (the element's address) and tma_store(p, box, inner, outer).
+// Each offers: value<kReadC, LayoutC>(p, op, acc, m, n) (the epilogue op's value of any element
+// of a box, C read where inside and wanted; op: p.epilogue or a thread's own copy, as
+// epilogue_support.hpp's apply_*), value_inside (of an element known inside), inside(p, m, n),
+// d(p, m, n) (the element's address) and tma_store(p, box, inner, outer).
 #pragma once
 #include <cstdint>
 
@@ -20,18 +21,19 @@ namespace tessera::gemm {
 #if defined(TESSERA_CUDA)
 
 struct OneProblem {
-  template <bool kReadC, class LayoutC, class Params>
-  TESSERA_DEVICE TESSERA_FORCEINLINE float value(const Params& p, float acc, std::int64_t m, std::int64_t n) const {
+  template <bool kReadC, class LayoutC, class Params, class Op>
+  TESSERA_DEVICE TESSERA_FORCEINLINE float value(const Params& p, Op& op, float acc, std::int64_t m,
+                                                 std::int64_t n) const {
     if constexpr (kReadC) {
-      return detail::epilogue_with_c<LayoutC>(p, acc, m, n);
+      return detail::apply_with_c<LayoutC>(p, op, acc, m, n);
     } else {
-      return detail::epilogue_without_c(p, acc, m, n);
+      return detail::apply_without_c(op, acc, m, n, m < p.M && n < p.N);
     }
   }
-  template <class LayoutC, class Params>
-  TESSERA_DEVICE TESSERA_FORCEINLINE float value_inside(const Params& p, float acc, std::int64_t m,
+  template <class LayoutC, class Params, class Op>
+  TESSERA_DEVICE TESSERA_FORCEINLINE float value_inside(const Params& p, Op& op, float acc, std::int64_t m,
                                                         std::int64_t n) const {
-    return detail::epilogue_inside<LayoutC>(p, acc, m, n);
+    return detail::apply_inside<LayoutC>(p, op, acc, m, n);
   }
   template <class Params>
   TESSERA_DEVICE TESSERA_FORCEINLINE bool inside(const Params& p, std::int64_t m, std::int64_t n) const {
@@ -66,21 +68,20 @@ struct ProblemOfSet {
     return {u.problem, u.row_begin + u.rows};
   }
 
-  template <bool kReadC, class LayoutC, class Params>
-  TESSERA_DEVICE TESSERA_FORCEINLINE float value(const Params& p, float acc, std::int64_t m, std::int64_t n) const {
+  template <bool kReadC, class LayoutC, class Params, class Op>
+  TESSERA_DEVICE TESSERA_FORCEINLINE float value(const Params& p, Op& op, float acc, std::int64_t m,
+                                                 std::int64_t n) const {
     const bool in = inside(p, m, n);
     if constexpr (kReadC) {
-      return p.epilogue(acc, detail::GlobalCElement<LayoutC, Params, true>{p, m, n, p.epilogue.reads_c() && in, in,
-                                                                           problem});
+      return op(acc, detail::GlobalCElement<LayoutC, Params, true>{p, m, n, op.reads_c() && in, in, problem});
     } else {
-      return p.epilogue(acc, EpilogueElement{m, n, 0.0f, false, in, problem});
+      return op(acc, EpilogueElement{m, n, 0.0f, false, in, problem});
     }
   }
-  template <class LayoutC, class Params>
-  TESSERA_DEVICE TESSERA_FORCEINLINE float value_inside(const Params& p, float acc, std::int64_t m,
+  template <class LayoutC, class Params, class Op>
+  TESSERA_DEVICE TESSERA_FORCEINLINE float value_inside(const Params& p, Op& op, float acc, std::int64_t m,
                                                         std::int64_t n) const {
-    return p.epilogue(acc, detail::GlobalCElement<LayoutC, Params, true>{p, m, n, p.epilogue.reads_c(), true,
-                                                                         problem});
+    return op(acc, detail::GlobalCElement<LayoutC, Params, true>{p, m, n, op.reads_c(), true, problem});
   }
   template <class Params>
   TESSERA_DEVICE TESSERA_FORCEINLINE bool inside(const Params& p, std::int64_t m, std::int64_t n) const {

@@ -103,14 +103,14 @@ struct UmmaEpilogue {
           TESSERA_UNROLL
           for (int e = 0; e < kPerChunk; ++e) {
             const int j = q * kPerChunk + e;
-            v[e] = place.template value<true, LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+            v[e] = place.template value<true, LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, col0 + j);
           }
           store_chunk(nvidia::smem_address(box + RowBox::offset(lane, q * kPerChunk)), v);
         }
       } else {
         TESSERA_UNROLL
         for (int j = 0; j < kBoxCols; ++j) {
-          const float v = place.template value<true, LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+          const float v = place.template value<true, LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, col0 + j);
           *reinterpret_cast<ED*>(box + (j * 32 + lane) * kSize) = from_float<ED>(v);
         }
       }
@@ -145,7 +145,7 @@ struct UmmaEpilogue {
         const std::int64_t n = n0 + 32 * c + j;
         if (place.inside(p, m, n)) {
           *place.template d<LayoutC>(p, m, n) =
-              from_float<ED>(place.template value_inside<LayoutC>(p, __uint_as_float(r[j]), m, n));
+              from_float<ED>(place.template value_inside<LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, n));
         }
       }
     }

@@ -115,22 +115,30 @@ struct WgmmaEpilogue {
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                        int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
                                        const Place& place = {}) {
+    tma_store_with(p, p.epilogue, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
+  }
+  // The same with the epilogue `op` (epilogue_support.hpp: p.epilogue or a thread's own copy).
+  template <class Params, class Op, class Place = OneProblem>
+  TESSERA_DEVICE static void tma_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                            std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
+                                            int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
+                                            const Place& place = {}) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
     // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy for
     // everything: a second made ptxas spill there. C staged or read from global memory share
     // one copy (a third copy made ptxas spill with heavier epilogues).
     if constexpr (kRowBlocks == 1) {
-      if (!p.epilogue.reads_c()) {
-        tma_store_boxes<CSource::kNone>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
+      if (!op.reads_c()) {
+        tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
         return;
       }
     }
-    if constexpr (sizeof(EC) == sizeof(ED)) {
-      tma_store_boxes<CSource::kGlobalOrStaged>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty,
+    if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
+      tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty,
                                                 place);
     } else {
-      tma_store_boxes<CSource::kGlobal>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
+      tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
     }
   }
 
@@ -159,8 +167,8 @@ struct WgmmaEpilogue {
     }
   }
 
-  template <CSource kC, class Params, class Place>
-  TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+  template <CSource kC, class Params, class Op, class Place>
+  TESSERA_DEVICE static void tma_store_boxes(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                              int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
                                              const Place& place) {
@@ -230,18 +238,20 @@ struct WgmmaEpilogue {
               float c0 = 0.0f, c1 = 0.0f;
               if (staged) staged_c_pair(at0, at1, c0, c1);
               // inside(): an epilogue with side effects (AuxiliaryOutput) writes only there.
-              v0 = staged ? p.epilogue(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)})
-                          : place.template value<true, LayoutC>(p, acc[rb][i], m, n);
-              v1 = staged ? p.epilogue(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)})
-                          : place.template value<true, LayoutC>(p, acc[rb][i + 1], m, n + 1);
+              v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)})
+                          : place.template value<true, LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)})
+                          : place.template value<true, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             } else {
-              v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, acc[rb][i], m, n);
-              v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, acc[rb][i + 1], m, n + 1);
+              v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(at0);
               if constexpr (sizeof(ED) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+              } else if constexpr (sizeof(ED) == 1) {
+                asm volatile("st.shared.u16 [%0], %1;" ::"r"(at), "h"(detail::pack_fp8_pair<ED>(v0, v1)) : "memory");
               } else {
                 asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
               }
@@ -282,6 +292,11 @@ struct WgmmaEpilogue {
   template <class Params, class Place = OneProblem>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                           std::int64_t m0, std::int64_t n0, int t, const Place& place = {}) {
+    direct_store_with(p, p.epilogue, acc, m0, n0, t, place);
+  }
+  template <class Params, class Op, class Place = OneProblem>
+  TESSERA_DEVICE static void direct_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                               std::int64_t m0, std::int64_t n0, int t, const Place& place = {}) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -289,7 +304,7 @@ struct WgmmaEpilogue {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
         if (place.inside(p, m, n)) {
-          *place.template d<LayoutC>(p, m, n) = from_float<ED>(place.template value_inside<LayoutC>(p, acc[rb][i], m, n));
+          *place.template d<LayoutC>(p, m, n) = from_float<ED>(place.template value_inside<LayoutC>(p, op, acc[rb][i], m, n));
         }
       }
     }
