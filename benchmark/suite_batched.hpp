@@ -123,7 +123,9 @@ Error launch_cublas_strided(BatchedProblem& p, ImplSlot&) {
 
 // The implementations of the batched problems. Tessera's batched GEMM: one line here.
 std::vector<Impl<BatchedProblem>> batched_impls() {
-  return {Impl<BatchedProblem>{"cublas_strided", 400.0, &launch_cublas_strided}};
+  std::vector<Impl<BatchedProblem>> impls = {Impl<BatchedProblem>{"cublas_strided", 400.0, &launch_cublas_strided}};
+  tessera_batched_variants(impls);  // tessera_variants.hpp
+  return impls;
 }
 
 void register_batched_suite() {

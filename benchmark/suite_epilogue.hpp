@@ -152,11 +152,13 @@ Error launch_plain_cublas(EpilogueProblem& p, ImplSlot&) {
 // The implementations of the epilogue problems (plain_* compute alpha A B, the rest the
 // fused epilogue). Tessera's fused bias + GELU: one line here.
 std::vector<Impl<EpilogueProblem>> epilogue_impls() {
-  return {
+  std::vector<Impl<EpilogueProblem>> impls = {
       Impl<EpilogueProblem>{"cublaslt", 500.0, &launch_gelu_bias_cublaslt},
       Impl<EpilogueProblem>{"plain_cublaslt", 500.0, &launch_plain_cublaslt},
       Impl<EpilogueProblem>{"plain_cublas", 500.0, &launch_plain_cublas},
   };
+  tessera_epilogue_variants(impls);  // tessera_variants.hpp
+  return impls;
 }
 
 void register_epilogue_suite() {

@@ -93,6 +93,7 @@ struct GroupedProblem : ProblemBase {
   using Spec = GroupedSpec;
   GroupedSpec spec;
   std::vector<std::int64_t> offsets;  // first row of each expert in A and D
+  DeviceBuffer<std::int32_t> group_ends;  // one past each expert's last row (Tessera's grouped GEMM)
   DeviceBuffer<bfloat16_t> A, B, D;
   std::vector<bfloat16_t> ref_host;
   SampledRows sampled;
@@ -142,6 +143,12 @@ Error GroupedProblem::build() {
     if (spec.sizes[std::size_t(e)] < 0) return "a negative expert size";
     offsets.push_back(off);
     off += spec.sizes[std::size_t(e)];
+  }
+  {
+    std::vector<std::int32_t> ends;
+    for (std::int64_t e = 0; e < E; ++e) ends.push_back(std::int32_t(offsets[std::size_t(e)] + spec.sizes[std::size_t(e)]));
+    BENCH_TRY(group_ends.allocate(ends.size()));
+    BENCH_TRY(group_ends.from_host(ends));
   }
   BENCH_TRY(A.allocate(std::size_t(total * K)));
   BENCH_TRY(B.allocate(std::size_t(E * N * K)));
@@ -233,10 +240,12 @@ Error launch_cublas_grouped(GroupedProblem& p, ImplSlot&) {
   return {};
 }
 
-// The implementations of the grouped problems. Tessera's grouped GEMM: one line here, an
-// Impl whose launch runs it on p.A, p.B, p.D with the sizes (or offsets) in device memory.
+// The implementations of the grouped problems. Tessera's grouped GEMMs (tessera_variants.hpp)
+// run on p.A, p.B, p.D with the experts' end offsets in device memory (p.group_ends).
 std::vector<Impl<GroupedProblem>> grouped_impls() {
-  return {Impl<GroupedProblem>{"cublas_grouped", 350.0, &launch_cublas_grouped}};
+  std::vector<Impl<GroupedProblem>> impls = {Impl<GroupedProblem>{"cublas_grouped", 350.0, &launch_cublas_grouped}};
+  tessera_grouped_variants(impls);
+  return impls;
 }
 
 std::vector<GroupedSpec> grouped_specs() {

@@ -29,8 +29,11 @@
 // kernels exist only there).
 #if defined(TESSERA_CUDA) && __has_include("tessera/gemm/wgmma_gemm.hpp")
 #include "tessera/gemm/auto_gemm.hpp"
+#include "tessera/gemm/batched_scheduler.hpp"
 #include "tessera/gemm/cluster_split_gemm.hpp"
 #include "tessera/gemm/dispatch.hpp"
+#include "tessera/gemm/epilogue/fused.hpp"
+#include "tessera/gemm/grouped_scheduler.hpp"
 #include "tessera/gemm/small_m.hpp"
 #include "tessera/gemm/wgmma_gemm.hpp"
 #define TESSERA_BENCH_HAS_WGMMA 1
@@ -148,6 +151,122 @@ void tessera_fma_variants(std::vector<Impl<P>>& impls) {
   using TesseraFmaGemm =
       TesseraFma<typename P::EA, typename P::EB, typename P::EC, typename P::LA, typename P::LB, typename P::LC>;
   impls.push_back(tessera_impl<P, TesseraFmaGemm>("tessera_fma", kCudaCoreTflops));
+#endif
+  (void)impls;
+}
+
+// ---- the "many GEMMs" suite (suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp) ----
+// Each suite's list takes its Tessera lines from here; P is the suite's problem.
+
+// A Tessera GEMM on Arguments the problem's make_args builds: checked on the first call
+// (untimed, in the check), then run on the harness's stream.
+template <class G, class P, class MakeArgs>
+Error launch_tessera_args(P& p, ImplSlot& slot, MakeArgs make_args) {
+  const typename G::Args a = make_args(p);
+  if (!slot.state) {
+    const tessera::Status can = G::can_implement(a);
+    if (!tessera::ok(can)) return "Tessera can_implement: " + status_text(can);
+    slot.state = std::make_shared<int>(0);
+  }
+  const tessera::Status s = G::run(a, nullptr, g_dev.stream);
+  if (!tessera::ok(s)) return "Tessera run: " + status_text(s);
+  BENCH_GPU(gpu::get_last_error());
+  return {};
+}
+
+#if TESSERA_BENCH_HAS_WGMMA
+template <class Scheduler, class Tile = tessera::GemmShape<128, 256, 64>, class Schedule = tessera::schedule::AutoSm90,
+          class... Options>
+using WgmmaBf16 = tessera::gemm::Gemm<tessera::gemm::WgmmaConfig<
+    tessera::bfloat16_t, tessera::RowMajor, tessera::bfloat16_t, tessera::ColumnMajor, tessera::bfloat16_t,
+    tessera::RowMajor, Tile, Schedule, tessera::gemm::ClusterShape<1, 1>, 0,
+    tessera::gemm::option::Scheduler<Scheduler>, Options...>>;
+
+// Grouped, contiguous layout: A sorted by expert, the experts' end offsets in device memory.
+template <class G, class P>
+Error launch_tessera_grouped(P& p, ImplSlot& slot) {
+  return launch_tessera_args<G>(p, slot, [](P& q) {
+    const auto& s = q.spec;
+    typename G::Args a{s.total(), s.N, s.K, q.A.ptr, s.K, q.B.ptr, s.K, nullptr, s.N, q.D.ptr, s.N};
+    a.problems.count = std::int64_t(s.sizes.size());
+    a.problems.stride_b = s.N * s.K;
+    a.problems.group_ends = q.group_ends.ptr;
+    return a;
+  });
+}
+template <class G, class P>
+Error launch_tessera_batched(P& p, ImplSlot& slot) {
+  return launch_tessera_args<G>(p, slot, [](P& q) {
+    const auto& s = q.spec;
+    typename G::Args a{s.M, s.N, s.K, q.A.ptr, s.K, q.B.ptr, s.K, nullptr, s.N, q.D.ptr, s.N};
+    a.problems.count = s.batch;
+    a.problems.stride_a = q.stride_a();
+    a.problems.stride_b = q.stride_b();
+    a.problems.stride_d = q.stride_d();
+    return a;
+  });
+}
+// D = GELU(alpha A B + bias[n]), tanh form (cuBLASLt's GELU_BIAS).
+template <class G, class P>
+Error launch_tessera_gelu_bias(P& p, ImplSlot& slot) {
+  return launch_tessera_args<G>(p, slot, [](P& q) {
+    const auto& s = q.spec;
+    typename G::Args a{s.M, s.N, s.K, q.A.ptr, s.K, q.B.ptr, s.K, nullptr, s.N, q.D.ptr, s.N, q.alpha};
+    a.epilogue = {{}, {q.bias.ptr}, {}};
+    return a;
+  });
+}
+template <class G, class P>
+Error launch_tessera_plain(P& p, ImplSlot& slot) {
+  return launch_tessera_args<G>(p, slot, [](P& q) { return q.args(); });
+}
+#endif
+
+template <class P>
+void tessera_grouped_variants(std::vector<Impl<P>>& impls) {
+#if TESSERA_BENCH_HAS_WGMMA
+  using Contiguous = tessera::gemm::scheduler::Grouped<tessera::gemm::group_layout::Contiguous>;
+  impls.push_back(Impl<P>{"tessera_grouped", 600.0, &launch_tessera_grouped<WgmmaBf16<Contiguous>, P>});
+  impls.push_back(Impl<P>{"tessera_grouped_64x256", 600.0,
+                          &launch_tessera_grouped<WgmmaBf16<Contiguous, tessera::GemmShape<64, 256, 64>>, P>});
+  impls.push_back(Impl<P>{"tessera_grouped_128x128", 600.0,
+                          &launch_tessera_grouped<WgmmaBf16<Contiguous, tessera::GemmShape<128, 128, 64>>, P>});
+#endif
+  (void)impls;
+}
+
+template <class P>
+void tessera_batched_variants(std::vector<Impl<P>>& impls) {
+#if TESSERA_BENCH_HAS_WGMMA
+  using Batched = tessera::gemm::scheduler::StridedBatched;
+  impls.push_back(Impl<P>{"tessera_batched", 600.0, &launch_tessera_batched<WgmmaBf16<Batched>, P>});
+  impls.push_back(Impl<P>{"tessera_batched_128x128_pingpong", 600.0,
+                          &launch_tessera_batched<
+                              WgmmaBf16<Batched, tessera::GemmShape<128, 128, 64>, tessera::schedule::Pingpong>, P>});
+#endif
+  (void)impls;
+}
+
+// plain_* compute alpha A B (the suite's rule), the rest the fused epilogue.
+template <class P>
+void tessera_epilogue_variants(std::vector<Impl<P>>& impls) {
+#if TESSERA_BENCH_HAS_WGMMA
+  using namespace tessera::gemm;
+  using GeluBias = Compose<LinearCombination, ColumnBias<tessera::bfloat16_t>, GeluTanh>;
+  impls.push_back(Impl<P>{"tessera_gelu_bias", 600.0,
+                          &launch_tessera_gelu_bias<WgmmaBf16<scheduler::DataParallel, tessera::GemmShape<128, 256, 64>,
+                                                              tessera::schedule::AutoSm90, option::Epilogue<GeluBias>>,
+                                                    P>});
+  // Pingpong: one warpgroup's epilogue (the GELU) runs under the other's main loop.
+  impls.push_back(Impl<P>{"tessera_gelu_bias_128x128_pingpong", 600.0,
+                          &launch_tessera_gelu_bias<WgmmaBf16<scheduler::DataParallel, tessera::GemmShape<128, 128, 64>,
+                                                              tessera::schedule::Pingpong, option::Epilogue<GeluBias>>,
+                                                    P>});
+  impls.push_back(Impl<P>{"tessera_gelu_bias_64x256_pingpong", 600.0,
+                          &launch_tessera_gelu_bias<WgmmaBf16<scheduler::DataParallel, tessera::GemmShape<64, 256, 64>,
+                                                              tessera::schedule::Pingpong, option::Epilogue<GeluBias>>,
+                                                    P>});
+  impls.push_back(Impl<P>{"plain_tessera", 600.0, &launch_tessera_plain<WgmmaBf16<scheduler::DataParallel>, P>});
 #endif
   (void)impls;
 }

@@ -11,10 +11,12 @@
 #                 that TMA cannot describe is sent to the TMA store anyway;
 #   shapes (issue 17): the cluster split-K sum leaves out the last CTA's partial tile; the
 #                 staged-C loader loads C from 8 columns to the right; the transposed
-#                 (small-M) epilogue hands the user's epilogue D^T's coordinates.
+#                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
-#                 block offset by one, inside the scale tensor).
-#   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice.
+#                 block offset by one, inside the scale tensor);
+#   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice;
+#   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
+#                 off by one tile), test_many_gemms.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR [NAME...]` builds
 # them (or only the mutants named, e.g. test_wgmma_fp8_mutant) into DIR (on a machine
@@ -73,6 +75,8 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_fp8_mutant tessera/gemm/collective/wgmma_fp8_mainloop.hpp \
     's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
     test/gpu/test_wgmma_fp8.cu
+  build_mutant test_many_gemms_mutant_offset tessera/gemm/grouped_scheduler.hpp \
+    's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -103,4 +107,5 @@ check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's e
 check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
 check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
+check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
 exit $status

@@ -15,8 +15,27 @@
 //               against the PTX ISA's table by test/unit/test_umma_host.cpp);
 //   GSMEM, GTMEM, GIDESC  the same for the generic path (Config::GenericConfig).
 // The configurations are the shipped ones (examples/umma_configs.hpp): structs, so each
-// name shows in its kernel's mangled symbol and the checks can find each kernel.
+// name shows in its kernel's mangled symbol and the checks can find each kernel. Two more run a
+// problem set (TMA path only: a set has no other): Grouped (Tn's tiles, grouped in the
+// contiguous layout, with a bias + GELU epilogue) and PairBatched (Pair's, strided-batched).
 #include "umma_configs.hpp"
+
+#include "tessera/gemm/batched_scheduler.hpp"
+#include "tessera/gemm/epilogue/fused.hpp"
+#include "tessera/gemm/grouped_scheduler.hpp"
+
+namespace examples::umma {
+struct Grouped : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                            GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2, 0,
+                            tessera::gemm::option::Scheduler<
+                                tessera::gemm::scheduler::Grouped<tessera::gemm::group_layout::Contiguous>>,
+                            tessera::gemm::option::Epilogue<tessera::gemm::Compose<
+                                tessera::gemm::LinearCombination, tessera::gemm::ColumnBias<bfloat16_t>,
+                                tessera::gemm::GeluTanh>>> {};
+struct PairBatched : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor,
+                                GemmShape<256, 256, 64>, CtaPair, ClusterShape<1, 1>, 2, 0,
+                                tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StridedBatched>> {};
+}  // namespace examples::umma
 
 #if defined(__CUDACC__)
 #include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
@@ -35,6 +54,11 @@ UMMA_ISA_INSTANTIATE(Pair)
 // The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
 template __global__ void umma_gemm_kernel<examples::umma::Tn, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<examples::umma::Tn>);
+// Problem sets: the TMA path only.
+template __global__ void umma_gemm_kernel<examples::umma::Grouped, TmaPath::kTma>(
+    const __grid_constant__ TmaGemmParams<examples::umma::Grouped>);
+template __global__ void umma_gemm_kernel<examples::umma::PairBatched, TmaPath::kTma>(
+    const __grid_constant__ TmaGemmParams<examples::umma::PairBatched>);
 }  // namespace tessera::gemm
 
 #else  // host build: the numbers of one configuration, for the checks
@@ -62,7 +86,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(name, "ColD") == 0) return print_numbers<examples::umma::ColD>();
   if (std::strcmp(name, "Multicast") == 0) return print_numbers<examples::umma::Multicast>();
   if (std::strcmp(name, "Pair") == 0) return print_numbers<examples::umma::Pair>();
-  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair\n", argv[0]);
+  if (std::strcmp(name, "Grouped") == 0) return print_numbers<examples::umma::Grouped>();
+  if (std::strcmp(name, "PairBatched") == 0) return print_numbers<examples::umma::PairBatched>();
+  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched\n", argv[0]);
   return 2;
 }
 
@@ -202,6 +228,33 @@ int main(int argc, char** argv) {
 // PAIR-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
 // PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
+// A grouped GEMM (contiguous layout) with bias + GELU: every role walks the group sizes (loads
+// of the int32 ends); 3-D TMA loads (B's layer is the group); the epilogue's bias loads and
+// tanh.approx; a group's whole tiles go out with 3-D TMA stores, its last tile with direct
+// stores of its rows.
+// GROUPED-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma7GroupedELNS0_7TmaPathE0E
+// GROUPED:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// GROUPED:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// GROUPED-DAG:   ld.global.u32
+// GROUPED-DAG:   cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// GROUPED-DAG:   cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// GROUPED-DAG:   tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// GROUPED-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// GROUPED-DAG:   ld.global.{{(nc.)?}}u16
+// GROUPED-DAG:   tanh.approx.f32
+// GROUPED-DAG:   cp.async.bulk.tensor.3d.global.shared::cta.bulk_group
+// GROUPED-DAG:   st.global.u16
+// GROUPED-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// A batch on a CTA pair: the pair's loads in their 3-D form.
+// PAIRB-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma11PairBatchedELNS0_7TmaPathE0E
+// PAIRB:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// PAIRB:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// PAIRB-DAG:   cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// PAIRB-DAG:   tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// PAIRB-DAG:   cp.async.bulk.tensor.3d.global.shared::cta.bulk_group
+// PAIRB-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
 // ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma}}
@@ -227,9 +280,20 @@ int main(int argc, char** argv) {
 // The packed path's direct-store kernel: the TMA path's loads, no TMA store.
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE2E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
+// Problem sets load and store with 3-D maps only.
+// NEG-LABEL: .entry {{.*}}4umma7GroupedELNS0_7TmaPathE0E
+// NEG-NOT:   {{cp.async.bulk.tensor.2d|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma11PairBatchedELNS0_7TmaPathE0E
+// NEG-NOT:   {{cp.async.bulk.tensor.2d|cta_group::1|complete_tx::bytes.multicast}}
 //
-// ---- ptxas report (prefix REPORT): eleven kernels, none with a stack frame, spills or static
+// ---- ptxas report (prefix REPORT): thirteen kernels, none with a stack frame, spills or static
 // shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
 // REPORT:      Function properties for {{.*}}umma_gemm_kernel
 // REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}

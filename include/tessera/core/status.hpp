@@ -44,6 +44,28 @@ namespace tessera {
   X(kErrorFp8OperandNotKMajor, "fp8 wgmma reads both operands K-major: A must be "          \
                                "row-major and B column-major (transpose the other layout "  \
                                "into a K-major copy first)")                                \
+  X(kErrorEpilogueArgument, "an argument of the fused epilogue is out of range (a clamp "  \
+                            "whose lower bound exceeds its upper bound, a negative stride, "  \
+                            "an auxiliary output's leading dimension too small)")           \
+  X(kErrorProblemsUnsupported, "this configuration computes one GEMM per call: "             \
+                               "Arguments::problems must keep its defaults (count 1); "      \
+                               "batched and grouped GEMMs take option::Scheduler<"           \
+                               "scheduler::StridedBatched> or <scheduler::Grouped<...>>")    \
+  X(kErrorProblemCount, "problems.count (batch entries or groups) is negative or 2^31 or "   \
+                        "more")                                                             \
+  X(kErrorProblemStride, "a batch or group stride is negative, or D's stride is smaller "     \
+                         "than one D matrix (entries' outputs would overlap)")              \
+  X(kErrorProblemStrideMisaligned, "a batch or group stride is not a multiple of 16 bytes, " \
+                                   "which the tensor-core families' TMA copies need")       \
+  X(kErrorGroupRowsNull, "a grouped GEMM needs its group sizes in device memory: "           \
+                         "problems.group_ends (contiguous layout) or problems.group_rows "   \
+                         "(masked layout) is null")                                         \
+  X(kErrorGroupRowsOutOfRange, "reported by the kernel through problems.status: a group's "  \
+                               "end offset was below the previous group's (a negative "      \
+                               "count) or past M, or a masked group's count was negative "   \
+                               "or above M; the kernel clamped it (negative counts to 0, "   \
+                               "rows past M cut off) and read and wrote nothing outside "    \
+                               "A, B, C and D")                                             \
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
   X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \

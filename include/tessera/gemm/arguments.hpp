@@ -6,8 +6,13 @@
 // with a fused epilogue (gemm/epilogue/epilogue.hpp) takes that epilogue's own arguments in
 // `epilogue`; the default epilogue (LinearCombination: alpha and beta) needs none. Use
 // Gemm<Config>::Args to name the exact type a configuration takes.
+//
+// `problems` describes a batch or groups of GEMMs for the configurations whose scheduler takes
+// them (gemm/problem_set.hpp); every other configuration requires its default (one GEMM).
 #pragma once
 #include <cstdint>
+
+#include "tessera/gemm/problem_set.hpp"
 
 namespace tessera::gemm {
 
@@ -29,6 +34,7 @@ struct Arguments {
   float alpha = 1.0f;
   float beta = 0.0f;
   EpilogueArguments epilogue{};  // the fused epilogue's own arguments (bias, scales, ...)
+  ProblemSet problems{};         // batched / grouped GEMMs (problem_set.hpp); default: one GEMM
 };
 
 }  // namespace tessera::gemm

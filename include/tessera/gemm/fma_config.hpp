@@ -72,9 +72,11 @@ struct FmaConfig
   static_assert(is_fma_element<ElementA_> && is_fma_element<ElementB_> && is_fma_element<ElementC_> &&
                     is_fma_element<typename Base::ElementD>,
                 "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::SplitKSlices>,
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::SplitKSlices> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
-                "tile, or one K slice of a tile, per block); it takes no other scheduler");
+                "tile, or one K slice of a tile, per block), or a batch or groups with "
+                "scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,

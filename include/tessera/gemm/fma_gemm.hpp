@@ -43,13 +43,21 @@ struct KernelLauncher<FmaFamily, Config> {
   // 32-bit offsets from each block's tile origin: BlockTile rows (or columns) times the
   // leading dimension must stay below 2^31 bytes; K is counted in 32 bits.
   static Status check(const Args& a) {
-    return tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
-                                                sizeof(typename Config::ElementA), sizeof(typename Config::ElementB));
+    const Status s = tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
+                                                          sizeof(typename Config::ElementA),
+                                                          sizeof(typename Config::ElementB));
+    if constexpr (kProblemSet) {
+      if (ok(s) && scheduler_units<typename Config::Scheduler>(grid(a), a.problems) > std::int64_t(0x7fffffff)) {
+        return Status::kErrorGridTooLarge;
+      }
+    }
+    return s;
   }
 
   // Bytes of workspace that let launch() split K across blocks, for problems whose
   // output tiles alone cannot fill the device (0 when no split would be chosen).
   static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
+    if constexpr (kProblemSet) return 0;  // a batch or groups is not split
     return scheduler::SplitKSlices::make(grid(a), plan_split_k(a, d))
         .workspace_bytes(std::size_t(PartialTile<LayoutC>::slice_elements(a.M, a.N)) * sizeof(float), 0);
   }
@@ -71,6 +79,20 @@ struct KernelLauncher<FmaFamily, Config> {
     const Epilogue epilogue = Epilogue::make(a.epilogue, epilogue_problem(a));
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
                 epilogue.reads_c() && vector_aligned(a.C, a.ldc), vector_aligned(a.D, a.ldd), epilogue};
+    if constexpr (kProblemSet) {
+      return launch_problem_set(a, p, stream);
+    } else {
+      return launch_tiles(a, p, workspace, stream, d);
+    }
+  }
+
+ private:
+  static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+
+  // One GEMM: a block per tile, or per K slice of a tile where split-K pays and a workspace
+  // is given (then the reduce kernel sums the slices).
+  static Status launch_tiles(const Args& a, FmaParams<Config>& p, void* workspace, Stream stream,
+                             const DeviceInfo& d) {
     const SplitK split = workspace != nullptr ? plan_split_k(a, d) : SplitK{1, grid(a).k_tiles()};
     p.scheduler = scheduler::SplitKSlices::make(grid(a), split);
     p.partials = static_cast<float*>(workspace);
@@ -100,7 +122,30 @@ struct KernelLauncher<FmaFamily, Config> {
     return launch_kernel(split_k_reduce_kernel<decltype(p.output)>, reduce, stream, r);
   }
 
- private:
+  // A batch or groups: one block per unit of the launch's bound (grouped: the device knows the
+  // sizes; blocks past the last unit leave at once), each on its problem's view of the operands.
+  static Status launch_problem_set(const Args& a, FmaParams<Config>& p, Stream stream) {
+    p.strides = problem_strides<typename Config::Scheduler>(a.problems);
+    // 4-element accesses stay aligned only if every problem's operand starts aligned: its
+    // stride, and where problems start at a row of their own (kRowOffsets), a row-major layout
+    // (a row is ld elements on, and ld keeps the vectors aligned; a column-major row is one).
+    constexpr bool kRowOffsets = Config::Scheduler::kRowOffsets;
+    p.vector_a = p.vector_a && p.strides.a % 4 == 0 && (!kRowOffsets || LayoutA::kIsRowMajor);
+    p.vector_b = p.vector_b && p.strides.b % 4 == 0;
+    p.output.vector_c = p.output.vector_c && p.strides.c % 4 == 0 && (!kRowOffsets || LayoutC::kIsRowMajor);
+    p.output.vector_d = p.output.vector_d && p.strides.d % 4 == 0 && (!kRowOffsets || LayoutC::kIsRowMajor);
+    const std::int64_t units = scheduler_units<typename Config::Scheduler>(grid(a), a.problems);
+    if (units == 0) return Status::kSuccess;
+    p.scheduler = make_scheduler<typename Config::Scheduler>(grid(a), a.problems, int(units));
+    LaunchShape shape;
+    shape.grid_x = unsigned(units);
+    shape.block_x = Config::kThreads;
+    shape.dynamic_smem_bytes = Kernel::kDynamicSmemBytes;
+    const Status attr = allow_dynamic_smem<fma_gemm_kernel<Config, false>>(Kernel::kDynamicSmemBytes);
+    if (!ok(attr)) return attr;
+    return launch_kernel(fma_gemm_kernel<Config, false>, shape, stream, p);
+  }
+
   static TileGrid grid(const Args& a) {
     return {a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
   }

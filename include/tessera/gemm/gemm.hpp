@@ -35,6 +35,7 @@
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
+#include "tessera/gemm/problem_set_checks.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/stream.hpp"
 
@@ -79,6 +80,7 @@ struct Gemm {
   static Status can_implement(const Args& a) {
     Status s = gemm::can_implement<LayoutA, LayoutB, LayoutC>(a, Launcher::requirements());
     if (ok(s)) s = Epilogue::can_implement(a.epilogue, epilogue_problem(a));
+    if (ok(s)) s = check_problem_set<typename SchedulerOf<Config>::type, LayoutC>(a);
     if (ok(s)) s = Launcher::check(a);
     return s;
   }
@@ -95,7 +97,7 @@ struct Gemm {
   static std::size_t workspace_size(const Args& a) {
     DeviceInfo d;
     if (!ok(current_device(&d)) || !supports(d)) return 0;
-    if (!ok(can_implement(a)) || a.M == 0 || a.N == 0) return 0;
+    if (!ok(can_implement(a)) || a.M == 0 || a.N == 0 || a.problems.count == 0) return 0;
     return Launcher::workspace_size(a, d);
   }
 
@@ -108,7 +110,7 @@ struct Gemm {
     const Status found = current_device(&d);
     if (!ok(found)) return found;
     if (!supports(d)) return Status::kErrorWrongArchitecture;
-    if (a.M == 0 || a.N == 0) return Status::kSuccess;  // nothing to write
+    if (a.M == 0 || a.N == 0 || a.problems.count == 0) return Status::kSuccess;  // nothing to write
     if (reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
       return Status::kErrorWorkspaceMisaligned;
     }

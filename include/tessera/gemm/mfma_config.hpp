@@ -132,9 +132,11 @@ struct MfmaConfig
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
-                "(scheduler::DataParallel) or a persistent walk of tiles and K ranges (scheduler::StreamK, "
+                "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK, "
                 "gemm/stream_k.hpp); it takes no other scheduler");
   static_assert((std::is_same_v<ElementA_, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16),
                 "Tessera MFMA GEMM: the MFMA instruction's type (f16 or bf16) must match A and B");

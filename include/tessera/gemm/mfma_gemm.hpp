@@ -52,8 +52,19 @@ struct KernelLauncher<MfmaFamily, Config> {
     if (operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) >= k4GiB || operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) >= k4GiB) {
       return Status::kErrorOffsetOverflow;
     }
-    return tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK, sizeof(EA),
-                                                sizeof(EB));
+    const Status s = tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
+                                                          sizeof(EA), sizeof(EB));
+    if (!ok(s)) return s;
+    const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
+    if (scheduler_units<typename Config::Scheduler>(grid, a.problems) > std::int64_t(0x7fffffff)) {
+      return Status::kErrorGridTooLarge;
+    }
+    // The async schedule's direct-to-LDS loads have no unaligned fallback: every problem's A
+    // and B must start 16-byte aligned.
+    if (Config::kDirectToLds && !strides_keep_alignment(problem_strides<typename Config::Scheduler>(a.problems))) {
+      return Status::kErrorProblemStrideMisaligned;
+    }
+    return Status::kSuccess;
   }
 
   // The fix-up's partials (scheduler::StreamK; 0 when the plan would not split).
@@ -76,6 +87,15 @@ struct KernelLauncher<MfmaFamily, Config> {
     return lines_aligned(p, ld, 16);
   }
 
+  // Every problem's A and B start 16-byte aligned too: their strides, and where problems start
+  // at rows of their own, a row-major A (a row is lda elements on; a column-major row is one).
+  static bool strides_keep_alignment(const ProblemStrides& s) {
+    if constexpr (takes_problem_set<typename Config::Scheduler>) {
+      if (Config::Scheduler::kRowOffsets && !LayoutA::kIsRowMajor) return false;
+    }
+    return (s.a * std::int64_t(sizeof(EA))) % 16 == 0 && (s.b * std::int64_t(sizeof(EB))) % 16 == 0;
+  }
+
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
   static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
     MfmaParams<Config> p{};
@@ -94,7 +114,9 @@ struct KernelLauncher<MfmaFamily, Config> {
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
                 epilogue.reads_c() && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd), epilogue};
     const TileGrid g = grid(a);
-    std::int64_t workers = Config::Scheduler::units(g);
+    // One tile per workgroup (a problem set: its bound; workgroups past the last unit leave).
+    std::int64_t workers = scheduler_units<typename Config::Scheduler>(g, a.problems);
+    if (workers == 0) return Status::kSuccess;
     if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
       // Persistent: no more workgroups than are resident (the fix-up's waits need them all).
       if (workers > resident_workgroups(d)) workers = resident_workgroups(d);
@@ -113,9 +135,10 @@ struct KernelLauncher<MfmaFamily, Config> {
     } else {
       (void)workspace;
       (void)d;
-      p.scheduler = Config::Scheduler::make(g, int(workers));  // one tile per workgroup
+      p.scheduler = make_scheduler<typename Config::Scheduler>(g, a.problems, int(workers));
     }
     p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
+    p.strides = problem_strides<typename Config::Scheduler>(a.problems);
 
     LaunchShape shape;
     shape.grid_x = unsigned(workers);
@@ -123,7 +146,7 @@ struct KernelLauncher<MfmaFamily, Config> {
     // K = 0 reads neither operand (can_implement accepts null A and B then, whatever their
     // leading dimensions): any kernel computes D = beta * C; the aligned one is the one
     // every schedule has.
-    if (a.K == 0 || (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb))) {
+    if (a.K == 0 || (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides))) {
       return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);
     }
     if constexpr (Config::kDirectToLds) {

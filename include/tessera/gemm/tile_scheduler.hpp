@@ -30,12 +30,24 @@
 // (-1: the unit stores D itself), `readers_of_piece`, `reduces(worker, which)`, `reduction(...)`,
 // `partial(slot, rank)`, `flag(slot, rank, reader)`, which collective/stream_k_fixup.hpp asks.
 // Kernels test scheduler_has_fixup<S> at compile time, so the others' code is unchanged.
+//
+// Many GEMMs in one launch (problem_set.hpp): a scheduler that walks a batch or groups says so
+// with `static constexpr bool kProblemSet = true`, takes gemm::Arguments::problems on the host
+//   static std::int64_t units(const TileGrid&, const ProblemSet&);   at least every unit
+//   static Scheduler make(const TileGrid&, const ProblemSet&, int workers);
+// and fills the WorkUnit's problem fields: which problem the tile belongs to, the first row of
+// A, C and D that problem owns, and its rows; m then counts tiles from that first row, and the
+// kernel stores only the problem's rows; `static constexpr bool kRowOffsets` says whether that
+// first row can be other than 0, `kAllRows` whether every problem has all M rows.
+// scheduler_units() / make_scheduler() below call the right form for any scheduler.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/math.hpp"
+#include "tessera/gemm/problem_set.hpp"
 
 namespace tessera::gemm {
 
@@ -75,6 +87,11 @@ struct WorkUnit {
   int m, n;            // the output tile, in tiles
   int k_begin, k_end;  // its K tiles [k_begin, k_end)
   int slice;           // split-K: which partial slice the unit writes (0: the whole K)
+  // Problem-set schedulers only (0 elsewhere): the problem (batch entry, group), the first row
+  // of A, C and D it owns (the contiguous grouped layout; 0 otherwise), its rows.
+  int problem = 0;
+  int row_begin = 0;
+  int rows = 0;
   TESSERA_HOST_DEVICE int k_tiles() const { return k_end - k_begin; }
 };
 
@@ -128,5 +145,43 @@ struct DataParallel {
 };
 
 }  // namespace scheduler
+
+// Whether a scheduler walks a problem set (see the top of this file).
+template <class S, class = void>
+struct TakesProblemSet : std::false_type {};
+template <class S>
+struct TakesProblemSet<S, std::enable_if_t<S::kProblemSet>> : std::true_type {};
+template <class S>
+constexpr bool takes_problem_set = TakesProblemSet<S>::value;
+
+// Whether every problem of the scheduler's set owns all M rows of its layer (a strided batch),
+// so that a problem's tiles end at M like one GEMM's (kAllRows below; false when unknown).
+template <class S, class = void>
+struct OwnsAllRows : std::false_type {};
+template <class S>
+struct OwnsAllRows<S, std::enable_if_t<S::kAllRows>> : std::true_type {};
+template <class S>
+constexpr bool problem_owns_all_rows = OwnsAllRows<S>::value;
+
+// Host: every unit of the launch (an upper bound for schedulers whose sizes are on the device),
+// and the scheduler of a persistent launch of `workers` workers.
+template <class S>
+std::int64_t scheduler_units(const TileGrid& g, const ProblemSet& problems) {
+  if constexpr (takes_problem_set<S>) {
+    return S::units(g, problems);
+  } else {
+    (void)problems;
+    return S::units(g);
+  }
+}
+template <class S>
+S make_scheduler(const TileGrid& g, const ProblemSet& problems, int workers) {
+  if constexpr (takes_problem_set<S>) {
+    return S::make(g, problems, workers);
+  } else {
+    (void)problems;
+    return S::make(g, workers);
+  }
+}
 
 }  // namespace tessera::gemm

@@ -21,6 +21,7 @@
 #include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/tma_packing.hpp"
+#include "tessera/gemm/tma_problem_set.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/device_cache.hpp"
 
@@ -44,6 +45,7 @@ struct TensorMapPlan {
   std::uint64_t inner = 0, outer = 0, pitch_bytes = 0;
   std::uint32_t box_inner = 0, box_outer = 0;
   bool swizzle_128b = true;
+  MapLayers layers{};  // a batch's or group's layers (tma_problem_set.hpp); none: a 2-D map
 };
 
 // An operand tile as the TMA producer asks for it (collective/tma_producer.hpp), in 128-byte
@@ -134,6 +136,11 @@ constexpr CUtensorMapDataType data_type() {
 
 template <class T>
 Status encode(CUtensorMap* map, const TensorMapPlan& plan) {
+  if (plan.layers.layers > 0) {
+    return nvidia::make_tensor_map_3d(map, plan.base, data_type<T>(), plan.inner, plan.outer, plan.layers.layers,
+                                      plan.pitch_bytes, plan.layers.pitch_bytes, plan.box_inner, plan.box_outer,
+                                      plan.swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
+  }
   return nvidia::make_tensor_map_2d(map, plan.base, data_type<T>(), plan.element_bytes, plan.inner, plan.outer,
                                     plan.pitch_bytes, plan.box_inner, plan.box_outer,
                                     plan.swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
@@ -156,6 +163,7 @@ void fill(TmaGemmParams<Config>& p, const Args<Config>& a) {
   p.N = a.N;
   p.K = a.K;
   p.epilogue = Config::Epilogue::make(a.epilogue, epilogue_problem(a));
+  p.strides = problem_strides<typename Config::Scheduler>(a.problems);
 }
 
 // Clusters that are resident at once (one CTA per SM: the plan fills shared memory), asked
@@ -189,17 +197,20 @@ Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int
 // as are resident (no more than there are units of work), each walking its units
 // (C::Scheduler), C::kThreads per CTA and the plan's shared memory. A scheduler with a fix-up
 // (stream_k.hpp) gets its part of the workspace, `fixup` (none: it runs data-parallel).
+// `problems`: a batch's or group's (problem_set.hpp), for a scheduler that takes them.
 template <auto kKernel, class C, class Cluster, std::size_t kSmemBytes, class Params>
-Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpace& fixup = {}) {
+Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpace& fixup = {},
+                  const ProblemSet& problems = {}) {
   const Status attr = allow_dynamic_smem<kKernel>(kSmemBytes);
   if (!ok(attr)) return attr;
   int clusters = 0;
   const Status fit = resident_clusters<kKernel, Cluster>(d, kSmemBytes, C::kThreads, &clusters);
   if (!ok(fit)) return fit;
   const TileGrid grid{p.M, p.N, p.K, C::kBlockM, C::kBlockN, C::kBlockK, Cluster::kM, Cluster::kN};
-  const std::int64_t units = C::Scheduler::units(grid);
+  const std::int64_t units = scheduler_units<typename C::Scheduler>(grid, problems);
+  if (units == 0) return Status::kSuccess;
   if (units < clusters) clusters = int(units);
-  p.scheduler = C::Scheduler::make(grid, clusters);
+  p.scheduler = make_scheduler<typename C::Scheduler>(grid, problems, clusters);
   if constexpr (scheduler_has_fixup<typename C::Scheduler>) {
     p.scheduler.use_workspace(fixup);
   } else {
@@ -217,10 +228,10 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpac
 // it and supplies, as public members:
 //   using DBoxes = DStoreBoxes<...>;   the boxes its epilogue stores D in
 //   template <TmaPath kPath> static Status launch_path(TmaGemmParams<Config>&, Stream, const DeviceInfo&,
-//                                                      const FixupSpace&);
+//                                                      const FixupSpace&, const ProblemSet&);
 // The workspace holds the packed path's copies (tma_packing.hpp), then, 256-byte aligned, the
 // stream-K fix-up's partials (a scheduler with a fix-up only; the generic path, taken only
-// without a workspace, runs data-parallel).
+// without a workspace, runs data-parallel). A batch or groups take no workspace.
 template <class Config, class Family>
 struct Launcher {
   using Params = TmaGemmParams<Config>;
@@ -233,16 +244,26 @@ struct Launcher {
     constexpr std::int64_t kLimit = std::int64_t(1) << 31;
     if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
     const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-    if (Config::Scheduler::units(grid) >= kLimit) return Status::kErrorGridTooLarge;
+    if (scheduler_units<typename Config::Scheduler>(grid, a.problems) >= kLimit) return Status::kErrorGridTooLarge;
+    if constexpr (kProblemSet) {
+      return check_tma_problem_set<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC,
+                                   typename Config::Scheduler>(a);
+    }
     return Status::kSuccess;
   }
 
   // The packed path's copies (tma_packing.hpp; 0 when TMA describes every operand) and the
-  // fix-up's partials (0 when the plan would not split).
+  // fix-up's partials (0 when the plan would not split); none for a batch or groups.
   static std::size_t workspace_size(const Args<Config>& a, const DeviceInfo& d) {
-    const std::size_t fixup = fixup_bytes(a, d);
-    const std::size_t packing = plan_packing<Config>(a).bytes;
-    return fixup == 0 ? packing : fixup_offset(packing) + fixup;
+    if constexpr (kProblemSet) {
+      (void)a;
+      (void)d;
+      return 0;
+    } else {
+      const std::size_t fixup = fixup_bytes(a, d);
+      const std::size_t packing = plan_packing<Config>(a).bytes;
+      return fixup == 0 ? packing : fixup_offset(packing) + fixup;
+    }
   }
 
   // The fix-up's bytes: enough for the plan on any number of resident clusters up to the
@@ -259,10 +280,39 @@ struct Launcher {
   static std::size_t fixup_offset(std::size_t packing_bytes) { return (packing_bytes + 255) / 256 * 256; }
 
   static TmaPath path(const Args<Config>& a, bool workspace_given) {
-    return tma_launch::path<Config>(a, workspace_given);
+    return kProblemSet ? TmaPath::kTma : tma_launch::path<Config>(a, workspace_given);
   }
 
   static Status launch(const Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    if constexpr (kProblemSet) {
+      return launch_problem_set(a, stream, d);
+    } else {
+      return launch_one(a, workspace, stream, d);
+    }
+  }
+
+ private:
+  static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+
+  // A batch or groups: TMA loads and stores on 3-D maps (tma_problem_set.hpp; check() has
+  // refused what TMA cannot describe).
+  static Status launch_problem_set(const Args<Config>& a, Stream stream, const DeviceInfo& d) {
+    Params p{};
+    fill(p, a);
+    const std::int64_t count = a.problems.count;
+    TensorMapPlan map_a = map_a_plan<Config>(a), map_b = map_b_plan<Config>(a);
+    TensorMapPlan map_d = Family::DBoxes::template plan<typename Config::LayoutC>(a.D, a.M, a.N, a.ldd);
+    map_a.layers = map_layers<typename Config::ElementA>(count, p.strides.a);
+    map_b.layers = map_layers<typename Config::ElementB>(count, p.strides.b);
+    map_d.layers = map_layers<typename Config::ElementD>(count, p.strides.d);
+    Status s = encode<typename Config::ElementA>(&p.map_a, map_a);
+    if (ok(s)) s = encode<typename Config::ElementB>(&p.map_b, map_b);
+    if (ok(s)) s = encode<typename Config::ElementD>(&p.map_d, map_d);
+    if (ok(s)) s = Family::template launch_path<TmaPath::kTma>(p, stream, d, FixupSpace{}, a.problems);
+    return s;
+  }
+
+  static Status launch_one(const Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
     Params p{};
     const PackingPlan plan = plan_packing<Config>(a);
     const TmaPath chosen = choose_path(plan, workspace != nullptr);
@@ -302,7 +352,6 @@ struct Launcher {
     return s;
   }
 
- private:
   // Copies A and B where the plan says so and points `tma` (the TMA kernel's arguments) at
   // the copies, and D at its place if it is to be copied out. C stays the caller's.
   static Status pack_inputs(const Args<Config>& a, const PackingPlan& plan, unsigned char* workspace,

@@ -37,8 +37,10 @@ template <class Element>
 struct TransposedElement {
   std::int64_t m, n;
   const Element& of;
+  int problem = 0;  // a transposed configuration computes one GEMM (it refuses a problem set)
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool has_c() const { return of.has_c(); }
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE float c() const { return of.c(); }
+  TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool inside() const { return of.inside(); }
 };
 
 // The user's epilogue E inside a configuration that computes D^T.

@@ -128,9 +128,11 @@ struct UmmaConfig
   static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/stream_k.hpp); it takes no other scheduler yet");
+                "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::Grouped<Layout>; it takes no other scheduler yet");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,

@@ -46,10 +46,10 @@ struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelL
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
   template <TmaPath kPath>
   static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d,
-                            const FixupSpace& fixup = {}) {
+                            const FixupSpace& fixup = {}, const ProblemSet& problems = {}) {
     using Kernel = UmmaGemmKernel<Config, kPath>;
     return tma_launch::persistent<umma_gemm_kernel<Config, kPath>, typename Kernel::C, typename Kernel::Cluster,
-                                  Kernel::Plan::kTotalBytes>(p, stream, d, fixup);
+                                  Kernel::Plan::kTotalBytes>(p, stream, d, fixup, problems);
   }
 };
 

@@ -153,12 +153,15 @@ struct WgmmaConfig
                 "columns)");
 
   static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera WgmmaConfig: fp8 operands are walked with scheduler::DataParallel only (the stream-K "
-                "fix-up does not apply fp8 scales)");
+                "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
+                "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
+                "scheduler::Grouped, take 16-bit operands)");
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK>,
+                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
+                    takes_problem_set<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/stream_k.hpp); it takes no other scheduler yet");
+                "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::Grouped<Layout>; it takes no other scheduler yet");
 
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // The TMA path: the cluster's multicast slices. The generic path: one CTA, no cluster.

@@ -72,7 +72,7 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
 
   template <TmaPath kPath>
   static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d,
-                            const FixupSpace& fixup = {}) {
+                            const FixupSpace& fixup = {}, const ProblemSet& problems = {}) {
     if constexpr (kRefused) {
       return Status::kErrorFp8OperandNotKMajor;
     } else {
@@ -82,16 +82,18 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
         if (!ok(s)) return s;
       }
       return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
-                                    Kernel::Plan::kTotalBytes>(p, stream, d, fixup);
+                                    Kernel::Plan::kTotalBytes>(p, stream, d, fixup, problems);
     }
   }
 
   // Whether the TMA path's epilogue finds C in its staging boxes (loaded there with TMA ahead
-  // of it, collective/staged_c_loader.hpp): where the call reads C, C's element has D's size
-  // and TMA can describe C. Else C is read with ordinary loads.
+  // of it, collective/staged_c_loader.hpp): one GEMM (not a batch or groups, whose C the
+  // loader's 2-D map cannot address) where the call reads C, C's element has D's size and TMA
+  // can describe C. Else C is read with ordinary loads.
   static bool stages_c(const TmaGemmParams<Config>& p) {
     using Layout = typename Config::LayoutC;
-    return Config::kStagedCPossible && p.epilogue.reads_c() && p.c != nullptr &&
+    return Config::kStagedCPossible && !takes_problem_set<typename Config::Scheduler> && p.epilogue.reads_c() &&
+           p.c != nullptr &&
            nvidia::tma_describable(p.c, p.ldc, Layout::contiguous_extent(p.M, p.N),
                                    std::int64_t(sizeof(typename Config::ElementC)));
   }

@@ -47,12 +47,12 @@ inline bool tma_describable(const void* base, std::int64_t ld, std::int64_t cont
 
 // ---- host: tensor maps ----------------------------------------------------------------
 
-// A row-major view [outer][inner] of a matrix (inner contiguous, `pitch_bytes` between
-// outer lines), copied in boxes of box_inner x box_outer elements with the given swizzle.
-inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMapDataType type,
-                                 int element_bytes, std::uint64_t inner, std::uint64_t outer,
-                                 std::uint64_t pitch_bytes, std::uint32_t box_inner,
-                                 std::uint32_t box_outer, CUtensorMapSwizzle swizzle) {
+namespace detail {
+// cuTensorMapEncodeTiled for a map of `rank` dimensions (boxes one element deep past the
+// second), reached through the driver's entry point.
+inline Status encode_tensor_map(CUtensorMap* map, const void* base, CUtensorMapDataType type, cuuint32_t rank,
+                                const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                                CUtensorMapSwizzle swizzle) {
   using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                               const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
@@ -60,16 +60,40 @@ inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMap
   Encode encode = nullptr;
   const Status found = encode_entry.get(&encode);
   if (!ok(found)) return found;
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult r = encode(map, type, rank, const_cast<void*>(base), dims, strides, box, element_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return status_from_cu(r);
+}
+}  // namespace detail
+
+// A row-major view [outer][inner] of a matrix (inner contiguous, `pitch_bytes` between
+// outer lines), copied in boxes of box_inner x box_outer elements with the given swizzle.
+inline Status make_tensor_map_2d(CUtensorMap* map, const void* base, CUtensorMapDataType type,
+                                 int element_bytes, std::uint64_t inner, std::uint64_t outer,
+                                 std::uint64_t pitch_bytes, std::uint32_t box_inner,
+                                 std::uint32_t box_outer, CUtensorMapSwizzle swizzle) {
+  (void)element_bytes;
   // The driver rejects an extent of 0: an empty operand still gets a valid (unused) map.
   const cuuint64_t dims[2] = {inner > 0 ? inner : 1, outer > 0 ? outer : 1};
   const cuuint64_t strides[1] = {pitch_bytes > 0 ? pitch_bytes : 16};
   const cuuint32_t box[2] = {box_inner, box_outer};
-  const cuuint32_t element_strides[2] = {1, 1};
-  (void)element_bytes;
-  const CUresult r = encode(map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return status_from_cu(r);
+  return detail::encode_tensor_map(map, base, type, 2, dims, strides, box, swizzle);
+}
+
+// The same with a third dimension of `depth` layers, `depth_pitch_bytes` apart (a batch or
+// the groups of a grouped GEMM: gemm/problem_set.hpp); boxes are one layer deep.
+inline Status make_tensor_map_3d(CUtensorMap* map, const void* base, CUtensorMapDataType type, std::uint64_t inner,
+                                 std::uint64_t outer, std::uint64_t depth, std::uint64_t pitch_bytes,
+                                 std::uint64_t depth_pitch_bytes, std::uint32_t box_inner, std::uint32_t box_outer,
+                                 CUtensorMapSwizzle swizzle) {
+  const cuuint64_t dims[3] = {inner > 0 ? inner : 1, outer > 0 ? outer : 1, depth > 0 ? depth : 1};
+  const cuuint64_t row = pitch_bytes > 0 ? pitch_bytes : 16;
+  // One layer: its pitch is never used; the driver still wants one that spans the layer.
+  const cuuint64_t strides[2] = {row, depth > 1 ? depth_pitch_bytes : row * dims[1]};
+  const cuuint32_t box[3] = {box_inner, box_outer, 1};
+  return detail::encode_tensor_map(map, base, type, 3, dims, strides, box, swizzle);
 }
 
 // ---- device: copies -------------------------------------------------------------------
@@ -129,6 +153,47 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_2d_pair(const CUtensorMap* map,
 #endif
 }
 
+// The 3-D forms of the three loads above: the box at (inner, outer) of layer `layer`.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_3d(const CUtensorMap* map, std::uint64_t* bar, void* dst, int inner,
+                                                    int outer, int layer) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], "
+      "[%2];" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(inner), "r"(outer), "r"(layer)
+      : "memory");
+#endif
+}
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_3d_multicast(const CUtensorMap* map, std::uint64_t* bar, void* dst,
+                                                              int inner, int outer, int layer,
+                                                              std::uint16_t cta_mask) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(inner), "r"(outer), "r"(layer),
+      "h"(cta_mask)
+      : "memory");
+#endif
+}
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_load_3d_pair(const CUtensorMap* map, std::uint32_t cluster_bar, void* dst,
+                                                         int inner, int outer, int layer) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2"
+      " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(cluster_bar), "r"(inner), "r"(outer), "r"(layer)
+      : "memory");
+#else
+  (void)map;
+  (void)cluster_bar;
+  (void)dst;
+  (void)inner;
+  (void)outer;
+  (void)layer;
+#endif
+}
+
 // Shared memory at src -> the box at (inner, outer); the part outside the tensor is not
 // written. Completion is tracked by bulk groups (commit, then wait).
 TESSERA_DEVICE TESSERA_FORCEINLINE void tma_store_2d(const CUtensorMap* map, const void* src, int inner,
@@ -137,6 +202,17 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tma_store_2d(const CUtensorMap* map, con
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
                    reinterpret_cast<std::uint64_t>(map)),
                "r"(smem_address(src)), "r"(inner), "r"(outer)
+               : "memory");
+#endif
+}
+
+// The same into layer `layer` of a 3-D map.
+TESSERA_DEVICE TESSERA_FORCEINLINE void tma_store_3d(const CUtensorMap* map, const void* src, int inner, int outer,
+                                                     int layer) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(smem_address(src)), "r"(inner), "r"(outer), "r"(layer)
                : "memory");
 #endif
 }

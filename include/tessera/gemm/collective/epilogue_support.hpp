@@ -47,13 +47,24 @@ TESSERA_DEVICE TESSERA_FORCEINLINE std::uint16_t pack_fp8_pair(float lo, float h
 // One element of D whose C value is read from global memory when the epilogue asks for it
 // (EpilogueElement's interface, epilogue.hpp): an epilogue that does not read C costs no load,
 // and one that does loads inside its own condition. Params: the kernel's parameters (c, ldc).
-template <class LayoutC, class Params>
+// kProblem: the element is of a problem of a batch or group, whose C starts problem *
+// p.strides.c elements on (worked out where C is read, so nothing more stays live before).
+template <class LayoutC, class Params, bool kProblem = false>
 struct GlobalCElement {
   const Params& p;
   std::int64_t m, n;
   bool present;  // the call reads C and (m, n) is inside M x N
+  bool stored;   // (m, n) is inside M x N (or the problem's rows)
+  int problem = 0;
   TESSERA_DEVICE TESSERA_FORCEINLINE bool has_c() const { return present; }
-  TESSERA_DEVICE TESSERA_FORCEINLINE float c() const { return to_float(p.c[LayoutC::offset(m, n, p.ldc)]); }
+  TESSERA_DEVICE TESSERA_FORCEINLINE float c() const {
+    if constexpr (kProblem) {
+      return to_float(p.c[problem * p.strides.c + LayoutC::offset(m, n, p.ldc)]);
+    } else {
+      return to_float(p.c[LayoutC::offset(m, n, p.ldc)]);
+    }
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE bool inside() const { return stored; }
 };
 
 // D(m, n) before its conversion: `op` applied to `acc`, with C(m, n) where the call reads C and
@@ -63,18 +74,20 @@ struct GlobalCElement {
 template <class LayoutC, class Params, class Op>
 TESSERA_DEVICE TESSERA_FORCEINLINE float apply_with_c(const Params& p, Op& op, float acc, std::int64_t m,
                                                       std::int64_t n) {
-  return op(acc, GlobalCElement<LayoutC, Params>{p, m, n, op.reads_c() && m < p.M && n < p.N});
+  const bool inside = m < p.M && n < p.N;
+  return op(acc, GlobalCElement<LayoutC, Params>{p, m, n, op.reads_c() && inside, inside});
 }
 // The same for an element the caller knows to be inside M x N.
 template <class LayoutC, class Params, class Op>
 TESSERA_DEVICE TESSERA_FORCEINLINE float apply_inside(const Params& p, Op& op, float acc, std::int64_t m,
                                                       std::int64_t n) {
-  return op(acc, GlobalCElement<LayoutC, Params>{p, m, n, op.reads_c()});
+  return op(acc, GlobalCElement<LayoutC, Params>{p, m, n, op.reads_c(), true});
 }
-// The same where the caller knows C is not read.
+// The same where the caller knows C is not read; `inside`: whether the family stores (m, n).
 template <class Op>
-TESSERA_DEVICE TESSERA_FORCEINLINE float apply_without_c(Op& op, float acc, std::int64_t m, std::int64_t n) {
-  return op(acc, EpilogueElement{m, n, 0.0f, false});
+TESSERA_DEVICE TESSERA_FORCEINLINE float apply_without_c(Op& op, float acc, std::int64_t m, std::int64_t n,
+                                                         bool inside) {
+  return op(acc, EpilogueElement{m, n, 0.0f, false, inside});
 }
 
 // The three with the configuration's epilogue, p.epilogue.
@@ -89,7 +102,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE float epilogue_inside(const Params& p, float 
 template <class Params>
 TESSERA_DEVICE TESSERA_FORCEINLINE float epilogue_without_c(const Params& p, float acc, std::int64_t m,
                                                             std::int64_t n) {
-  return apply_without_c(p.epilogue, acc, m, n);
+  return apply_without_c(p.epilogue, acc, m, n, m < p.M && n < p.N);
 }
 }  // namespace detail
 

@@ -11,6 +11,9 @@
 // which the leader alone announces, for both CTAs' bytes.
 //
 // Operands: OperandTiles<...> (operand_tiles.hpp), the contract of what is loaded.
+// kProblemSet: the scheduler walks a batch or groups (tile_scheduler.hpp): the maps are 3-D (a
+// layer per problem, problem_set.hpp), a unit's A rows start at its problem's first row, and an
+// operand the problems share (stride 0, or A addressed by rows) stays at layer 0.
 #pragma once
 #include <cstdint>
 
@@ -25,7 +28,7 @@ namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
 
-template <class Operands, int kStages>
+template <class Operands, int kStages, bool kProblemSet = false>
 struct TmaProducer {
   static constexpr int kBM = Operands::kBlockM, kBN = Operands::kBlockN, kBK = Operands::kBlockK;
   using Cluster = typename Operands::Cluster;
@@ -40,11 +43,12 @@ struct TmaProducer {
   // a and b; this CTA's slice of each, multicast where the cluster shares the tile.
   TESSERA_DEVICE static void load_stage(const CUtensorMap* map_a, const CUtensorMap* map_b,
                                         std::uint64_t* full, unsigned char* a, unsigned char* b, int m0,
-                                        int n0, int k0, const ClusterPosition<Cluster>& at) {
-    load_operand<Operands::kKMajorA, Operands::kSliceRowsA, Cluster::kN, TileA>(map_a, full, a, m0, k0, at.cn,
-                                                                               at.a_group());
-    load_operand<Operands::kKMajorB, Operands::kSliceRowsB, Cluster::kM, TileB>(map_b, full, b, n0, k0, at.cm,
-                                                                               at.b_group());
+                                        int n0, int k0, const ClusterPosition<Cluster>& at, int layer_a = 0,
+                                        int layer_b = 0) {
+    load_operand<Operands::kKMajorA, Operands::kSliceRowsA, Cluster::kN, TileA>(map_a, full, a, m0, k0, layer_a,
+                                                                               at.cn, at.a_group());
+    load_operand<Operands::kKMajorB, Operands::kSliceRowsB, Cluster::kM, TileB>(map_b, full, b, n0, k0, layer_b,
+                                                                               at.cm, at.b_group());
   }
 
   // Walks the worker's units and fills the ring; returns where the ring stands after the last
@@ -57,6 +61,12 @@ struct TmaProducer {
     const int units = p.scheduler.units_of(worker);
     for (int j = 0; j < units; ++j) {
       const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      int row_a = tile.m * kBM, layer_a = 0, layer_b = 0;
+      if constexpr (kProblemSet) {
+        row_a += tile.row_begin;
+        layer_a = p.strides.a != 0 ? tile.problem : 0;
+        layer_b = p.strides.b != 0 ? tile.problem : 0;
+      }
       for (int kt = tile.k_begin; kt < tile.k_end; ++kt) {
         nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);
         if constexpr (kPair) {
@@ -65,7 +75,7 @@ struct TmaProducer {
           nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Operands::kStageBytes);
         }
         load_stage(&p.map_a, &p.map_b, &full[pos.stage], stages_a + pos.stage * TileA::kBytes,
-                   stages_b + pos.stage * TileB::kBytes, tile.m * kBM, tile.n * kBN, kt * kBK, at);
+                   stages_b + pos.stage * TileB::kBytes, row_a, tile.n * kBN, kt * kBK, at, layer_a, layer_b);
         pos.advance();
       }
     }
@@ -96,14 +106,14 @@ struct TmaProducer {
   // 1 this CTA loads slice `slice` of kSliceRows rows and multicasts it to `group`.
   template <bool kKMajor, int kSliceRows, int kSharers, class Tile>
   TESSERA_DEVICE static void load_operand(const CUtensorMap* map, std::uint64_t* full, unsigned char* dst,
-                                          int outer0, int k0, int slice, std::uint16_t group) {
+                                          int outer0, int k0, int layer, int slice, std::uint16_t group) {
     const int first = slice * kSliceRows;
     // Where the slice goes in the stage: at its place in the tile, or (a pair's B) at the
     // start of this CTA's half-tile stage.
     const int place = kPair ? 0 : first;
     if constexpr (kKMajor) {
       // One box of {K tile, kSliceRows rows}: rows are 128-byte lines.
-      copy<kSharers>(map, full, dst + place * 128, k0, outer0 + first, group);
+      copy<kSharers>(map, full, dst + place * 128, k0, outer0 + first, layer, group);
     } else {
       // Boxes of {one 128-byte line of M/N, K tile}, one per line-wide chunk of the slice.
       constexpr int kChunk = Tile::kLineElements;
@@ -111,19 +121,29 @@ struct TmaProducer {
       for (int c = 0; c < kSliceRows / kChunk; ++c) {
         const int chunk = first / kChunk + c;
         copy<kSharers>(map, full, dst + (place / kChunk + c) * Tile::kChunkBytes, outer0 + chunk * kChunk, k0,
-                       group);
+                       layer, group);
       }
     }
   }
   template <int kSharers>
   TESSERA_DEVICE static void copy(const CUtensorMap* map, std::uint64_t* full, unsigned char* dst, int inner,
-                                  int outer, std::uint16_t group) {
+                                  int outer, int layer, std::uint16_t group) {
     if constexpr (kPair) {
       // The leader's barrier at the same offset: the pair's ranks differ in bit 0 only.
       const std::uint32_t leader = nvidia::cluster_cta_rank() & ~1u;
-      nvidia::tma_load_2d_pair(map, nvidia::cluster_shared_address(full, leader), dst, inner, outer);
+      if constexpr (kProblemSet) {
+        nvidia::tma_load_3d_pair(map, nvidia::cluster_shared_address(full, leader), dst, inner, outer, layer);
+      } else {
+        nvidia::tma_load_2d_pair(map, nvidia::cluster_shared_address(full, leader), dst, inner, outer);
+      }
     } else if constexpr (kSharers > 1) {
-      nvidia::tma_load_2d_multicast(map, full, dst, inner, outer, group);
+      if constexpr (kProblemSet) {
+        nvidia::tma_load_3d_multicast(map, full, dst, inner, outer, layer, group);
+      } else {
+        nvidia::tma_load_2d_multicast(map, full, dst, inner, outer, group);
+      }
+    } else if constexpr (kProblemSet) {
+      nvidia::tma_load_3d(map, full, dst, inner, outer, layer);
     } else {
       nvidia::tma_load_2d(map, full, dst, inner, outer);
     }

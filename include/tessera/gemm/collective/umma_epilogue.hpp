@@ -34,6 +34,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/collective/epilogue_support.hpp"
+#include "tessera/gemm/collective/problem_place.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 
 namespace tessera::gemm {
@@ -41,7 +42,9 @@ namespace tessera::gemm {
 #if defined(TESSERA_CUDA)
 
 // ElementD, LayoutC: D's element type and C's and D's layout; kN: the N tile; kStagingBoxBytes:
-// one staging box of the plan. The kernel's parameters carry C and the epilogue.
+// one staging box of the plan. The kernel's parameters carry C and the epilogue. Each store
+// takes a Place (problem_place.hpp): one GEMM's C, D and bounds by default, or an entry of a
+// batch or group.
 template <class ElementD, class LayoutC, int kN_, int kStagingBoxBytes>
 struct UmmaEpilogue {
   using ED = ElementD;
@@ -74,10 +77,10 @@ struct UmmaEpilogue {
   // address of the warp's first lane at the buffer's first column; have: the buffer holds
   // the tile's product (K > 0). staging: the warp's two boxes; turn counts its boxes (picks
   // the buffer). release() is called by every thread after its last TMEM read of the tile.
-  template <class Params, class Release>
+  template <class Params, class Release, class Place = OneProblem>
   TESSERA_DEVICE static void tma_store(const Params& p, std::uint32_t taddr, bool have, std::int64_t m0,
                                        std::int64_t n0, unsigned char* staging, int& turn, int warp, int lane,
-                                       Release&& release) {
+                                       Release&& release, const Place& place = {}) {
     const std::int64_t row0 = m0 + 32 * warp, m = row0 + lane;
     // Boxes that hold a column inside N (uniform across the CTA). A cluster that does not
     // divide the tile grid gives some CTAs tiles wholly outside: nothing to store, but the
@@ -100,14 +103,14 @@ struct UmmaEpilogue {
           TESSERA_UNROLL
           for (int e = 0; e < kPerChunk; ++e) {
             const int j = q * kPerChunk + e;
-            v[e] = detail::epilogue_with_c<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+            v[e] = place.template value<true, LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, col0 + j);
           }
           store_chunk(nvidia::smem_address(box + RowBox::offset(lane, q * kPerChunk)), v);
         }
       } else {
         TESSERA_UNROLL
         for (int j = 0; j < kBoxCols; ++j) {
-          const float v = detail::epilogue_with_c<LayoutC>(p, __uint_as_float(r[j]), m, col0 + j);
+          const float v = place.template value<true, LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, col0 + j);
           *reinterpret_cast<ED*>(box + (j * 32 + lane) * kSize) = from_float<ED>(v);
         }
       }
@@ -115,9 +118,9 @@ struct UmmaEpilogue {
       __syncwarp();
       if (lane == 0) {
         if constexpr (kRowMajor) {
-          nvidia::tma_store_2d(&p.map_d, box, int(col0), int(row0));
+          place.tma_store(p, box, int(col0), int(row0));
         } else {
-          nvidia::tma_store_2d(&p.map_d, box, int(row0), int(col0));
+          place.tma_store(p, box, int(row0), int(col0));
         }
         nvidia::bulk_commit_group();
       }
@@ -126,9 +129,10 @@ struct UmmaEpilogue {
   }
 
   // The same rows with bounds-checked element stores, 32 columns at a time.
-  template <class Params, class Release>
+  template <class Params, class Release, class Place = OneProblem>
   TESSERA_DEVICE static void direct_store(const Params& p, std::uint32_t taddr, bool have, std::int64_t m0,
-                                          std::int64_t n0, int warp, int lane, Release&& release) {
+                                          std::int64_t n0, int warp, int lane, Release&& release,
+                                          const Place& place = {}) {
     const std::int64_t m = m0 + 32 * warp + lane;
     const int chunks = boxes_inside(p.N - n0, 32, kN / 32);
     if (chunks == 0) release();
@@ -139,9 +143,9 @@ struct UmmaEpilogue {
       TESSERA_UNROLL
       for (int j = 0; j < 32; ++j) {
         const std::int64_t n = n0 + 32 * c + j;
-        if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] =
-              from_float<ED>(detail::epilogue_inside<LayoutC>(p, __uint_as_float(r[j]), m, n));
+        if (place.inside(p, m, n)) {
+          *place.template d<LayoutC>(p, m, n) =
+              from_float<ED>(place.template value_inside<LayoutC>(p, p.epilogue, __uint_as_float(r[j]), m, n));
         }
       }
     }

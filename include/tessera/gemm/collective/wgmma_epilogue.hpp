@@ -13,13 +13,17 @@
 // Direct (the generic path, for D/C no TMA can describe): each thread writes its values
 // with ordinary, bounds-checked element stores.
 //
+// A group's last tile (many GEMMs, problem_place.hpp): its boxes that hold rows past the group
+// are staged the same way, then copied to D by the warpgroup's threads, those rows left out.
+//
 // C is read only when the epilogue reads it, before the values are written, so C == D (in
 // place) is safe: every element is read before the store that overwrites it. Where the call
 // stages C (p.c_staged: the TMA path, C's element of D's size and TMA able to describe C),
 // the kernel's C loader has loaded each box of C with TMA into the very staging box whose D
 // it becomes, ahead of the epilogue: a thread reads its C values there and writes D in their
 // place, and a box is released to the loader (c_empty) once its store has read it. Else C
-// comes with ordinary loads from global memory.
+// comes with ordinary loads from global memory (always for a batch or groups: the launch
+// stages C only for one GEMM).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -29,6 +33,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/collective/epilogue_support.hpp"
+#include "tessera/gemm/collective/problem_place.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
@@ -39,7 +44,8 @@ namespace tessera::gemm {
 
 // ElementC, ElementD, LayoutC: C's and D's element types and their layout; kN: the N tile;
 // kRowBlocks: the warpgroup's 64-row blocks; kBoxes: its staging boxes (at least 2). The
-// kernel's parameters carry the epilogue.
+// kernel's parameters carry the epilogue. Each store takes a Place (problem_place.hpp): one
+// GEMM's C, D and bounds by default, or an entry of a batch or group.
 template <class ElementC, class ElementD, class LayoutC, int kN_, int kRowBlocks_, int kBoxes_ = 2>
 struct WgmmaEpilogue {
   using EC = ElementC;
@@ -104,17 +110,19 @@ struct WgmmaEpilogue {
   // buffer and, with staged C, its barrier phase); barrier: the warpgroup's named-barrier
   // id; t: thread in the warpgroup; c_full / c_empty: this warpgroup's C barriers, one pair
   // per box (used only where the call stages C: p.c_staged).
-  template <class Params>
+  template <class Params, class Place = OneProblem>
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                       int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
-    tma_store_with(p, p.epilogue, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+                                       int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
+                                       const Place& place = {}) {
+    tma_store_with(p, p.epilogue, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
   }
   // The same with the epilogue `op` (epilogue_support.hpp: p.epilogue or a thread's own copy).
-  template <class Params, class Op>
+  template <class Params, class Op, class Place = OneProblem>
   TESSERA_DEVICE static void tma_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                             std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                            int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
+                                            int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
+                                            const Place& place = {}) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
     // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy for
@@ -122,14 +130,15 @@ struct WgmmaEpilogue {
     // one copy (a third copy made ptxas spill with heavier epilogues).
     if constexpr (kRowBlocks == 1) {
       if (!op.reads_c()) {
-        tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+        tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
         return;
       }
     }
     if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
-      tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+      tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty,
+                                                place);
     } else {
-      tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+      tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
     }
   }
 
@@ -158,12 +167,15 @@ struct WgmmaEpilogue {
     }
   }
 
-  template <CSource kC, class Params, class Op>
+  template <CSource kC, class Params, class Op, class Place>
   TESSERA_DEVICE static void tma_store_boxes(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                             int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
-    // Whether C is in the staging boxes (known at compile time but for kGlobalOrStaged).
-    const bool staged = kC == CSource::kGlobalOrStaged && p.c_staged;
+                                             int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty,
+                                             const Place& place) {
+    // Whether C is in the staging boxes (known at compile time but for kGlobalOrStaged; only
+    // one GEMM stages C).
+    constexpr bool kMayStage = kC == CSource::kGlobalOrStaged && std::is_same_v<Place, OneProblem>;
+    const bool staged = kMayStage && p.c_staged;
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -225,16 +237,14 @@ struct WgmmaEpilogue {
               // their place.
               float c0 = 0.0f, c1 = 0.0f;
               if (staged) staged_c_pair(at0, at1, c0, c1);
-              v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true})
-                          : detail::apply_with_c<LayoutC>(p, op, acc[rb][i], m, n);
-              v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true})
-                          : detail::apply_with_c<LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
-            } else if constexpr (kC == CSource::kGlobal) {
-              v0 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i], m, n);
-              v1 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
+              // inside(): an epilogue with side effects (AuxiliaryOutput) writes only there.
+              v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)})
+                          : place.template value<true, LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)})
+                          : place.template value<true, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             } else {
-              v0 = detail::apply_without_c(op, acc[rb][i], m, n);
-              v1 = detail::apply_without_c(op, acc[rb][i + 1], m, n + 1);
+              v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(at0);
@@ -252,17 +262,24 @@ struct WgmmaEpilogue {
           }
           nvidia::fence_proxy_async_shared();
           nvidia::named_barrier_sync(barrier, 128);
-          if (t == 0) {
-            const BoxOrigin at = map_coordinates(int(m0) + rb * 64 + row_lo, int(n0) + col_lo);
-            nvidia::tma_store_2d(&p.map_d, box, at.row, at.col);
-            nvidia::bulk_commit_group();
-            if (staged) {
-              // Once the store has read the box, C of a later box may be loaded into it: released
-              // at once, so that the loads of the tile's later boxes are not chained one behind
-              // another (one box later, they were: beta = 1 cost 6% at 4096^3 on an H100).
-              nvidia::bulk_wait_group_read<0>();
-              nvidia::mbarrier_arrive(&c_empty[slot]);
+          const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
+          if (place.box_whole(row, kBoxRows)) {
+            if (t == 0) {
+              const BoxOrigin at = map_coordinates(row, col);
+              place.tma_store(p, box, at.row, at.col);
+              nvidia::bulk_commit_group();
+              if (staged) {
+                // Once the store has read the box, C of a later box may be loaded into it: released
+                // at once, so that the loads of the tile's later boxes are not chained one behind
+                // another (one box later, they were: beta = 1 cost 6% at 4096^3 on an H100).
+                nvidia::bulk_wait_group_read<0>();
+                nvidia::mbarrier_arrive(&c_empty[slot]);
+              }
             }
+          } else {
+            // A box of a group's last tile: only the group's rows, copied by the threads (the
+            // buffer is reused kBoxes boxes on, after the barrier at its start).
+            place.template copy_box<LayoutC, WgmmaEpilogue, ED>(p, box, row, col, t);
           }
           ++turn;
         }
@@ -272,22 +289,22 @@ struct WgmmaEpilogue {
 
  public:
   // Bounds-checked element stores straight from the accumulators.
-  template <class Params>
+  template <class Params, class Place = OneProblem>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
-                                          std::int64_t m0, std::int64_t n0, int t) {
-    direct_store_with(p, p.epilogue, acc, m0, n0, t);
+                                          std::int64_t m0, std::int64_t n0, int t, const Place& place = {}) {
+    direct_store_with(p, p.epilogue, acc, m0, n0, t, place);
   }
-  template <class Params, class Op>
+  template <class Params, class Op, class Place = OneProblem>
   TESSERA_DEVICE static void direct_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
-                                               std::int64_t m0, std::int64_t n0, int t) {
+                                               std::int64_t m0, std::int64_t n0, int t, const Place& place = {}) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int i = 0; i < kAccPerBlock; ++i) {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-        if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::apply_inside<LayoutC>(p, op, acc[rb][i], m, n));
+        if (place.inside(p, m, n)) {
+          *place.template d<LayoutC>(p, m, n) = from_float<ED>(place.template value_inside<LayoutC>(p, op, acc[rb][i], m, n));
         }
       }
     }

@@ -20,6 +20,12 @@
 // accumulator fragments come (wgmma, tcgen05's TMEM loads, MFMA, FMA), with an Element that
 // says where the element is and offers C: e.m, e.n (row and column of D), e.has_c() (the call
 // reads C and the element lies inside M x N) and e.c() (C(m, n) as float; only where has_c()).
+// Families may also call it for elements they then do not store (a tile's part past M or N);
+// e.inside() says whether the element is stored, which an epilogue that writes anything of
+// its own (AuxiliaryOutput) must ask. Many GEMMs in one launch (problem_set.hpp): e.problem is
+// the batch entry or group, and e.m the row as that problem's C and D are addressed (the
+// contiguous grouped layout: the row of the whole A and D; otherwise the row in the entry's
+// own matrix); 0 and the row of D for one GEMM.
 // How C arrives (ordinary loads, vector loads staged ahead, shared memory) is the family's
 // business: e.c() may load when called, so an epilogue that never asks for C never reads it.
 // LinearCombination, the default, is the one definition of alpha and beta:
@@ -29,6 +35,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "tessera/core/macros.hpp"
@@ -54,8 +61,11 @@ struct EpilogueElement {
   std::int64_t m, n;
   float c_value;
   bool c_present;
+  bool stored = true;  // inside(): the family stores this element
+  int problem = 0;
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool has_c() const { return c_present; }
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE float c() const { return c_value; }
+  TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool inside() const { return stored; }
 };
 
 struct LinearCombination {
@@ -74,6 +84,14 @@ struct LinearCombination {
 };
 
 namespace detail {
+// An epilogue type: it names its Arguments and offers make() and reads_c() (the contract above).
+template <class T, class = void>
+struct IsEpilogue : std::false_type {};
+template <class T>
+struct IsEpilogue<T, std::void_t<typename T::Arguments, decltype(T::make(std::declval<const typename T::Arguments&>(),
+                                                                          std::declval<const EpilogueProblem&>())),
+                                 decltype(std::declval<const T&>().reads_c())>> : std::true_type {};
+
 // A struct holding one T per position, by value (aggregate-initialisable in order: the
 // arguments of Compose<A, B> are written {{a's}, {b's}}).
 template <std::size_t I, class T>
@@ -93,6 +111,11 @@ TESSERA_HOST_DEVICE TESSERA_FORCEINLINE const T& slot(const Slot<I, T>& s) {
 template <class... Ops>
 struct Compose {
   static_assert(sizeof...(Ops) >= 1, "Tessera Compose: give at least one epilogue to apply");
+  static_assert((detail::IsEpilogue<Ops>::value && ...),
+                "Tessera Compose: every part must be an epilogue (a type with Arguments, make() and reads_c(), "
+                "gemm/epilogue/epilogue.hpp), e.g. LinearCombination, ColumnBias<T>, GeluTanh");
+  static_assert((0 + ... + int(std::is_same_v<Ops, LinearCombination>)) <= 1,
+                "Tessera Compose: LinearCombination appears twice: alpha and beta * C would be applied twice");
   using Indices = std::index_sequence_for<Ops...>;
   using Arguments = detail::SlotPack<Indices, typename Ops::Arguments...>;
   detail::SlotPack<Indices, Ops...> ops;

@@ -68,6 +68,23 @@ struct OutputRun {
   std::int64_t ldd;
   bool vector_c, vector_d;  // base and ld allow aligned 4-element accesses
   Epilogue epilogue;
+  // A batch's or group's entry (problem_set.hpp), as the epilogue's elements say: the problem
+  // and the row its C and D pointers start at (C and D above point at that row).
+  int problem = 0;
+  std::int64_t element_row0 = 0;
+
+  // The run of one problem of a batch or group: C and D moved to the problem (its strides)
+  // and its first row, M its rows.
+  TESSERA_HOST_DEVICE OutputRun at_problem(int problem_index, std::int64_t row_begin, std::int64_t rows,
+                                           std::int64_t stride_c, std::int64_t stride_d) const {
+    OutputRun r = *this;
+    if (C != nullptr) r.C += problem_index * stride_c + LayoutC::offset(row_begin, 0, ldc);
+    r.D += problem_index * stride_d + LayoutC::offset(row_begin, 0, ldd);
+    r.M = rows;
+    r.problem = problem_index;
+    r.element_row0 = row_begin;
+    return r;
+  }
 
   TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n,
                                                      float (&acc)[4]) const {
@@ -87,10 +104,14 @@ struct OutputRun {
         }
       }
       TESSERA_UNROLL
-      for (int i = 0; i < 4; ++i) acc[i] = epilogue(acc[i], EpilogueElement{m + i * dm, n + i * dn, c[i], true});
+      for (int i = 0; i < 4; ++i) {
+        acc[i] = epilogue(acc[i], EpilogueElement{element_row0 + m + i * dm, n + i * dn, c[i], true, i < inside, problem});
+      }
     } else {
       TESSERA_UNROLL
-      for (int i = 0; i < 4; ++i) acc[i] = epilogue(acc[i], EpilogueElement{m + i * dm, n + i * dn, 0.0f, false});
+      for (int i = 0; i < 4; ++i) {
+        acc[i] = epilogue(acc[i], EpilogueElement{element_row0 + m + i * dm, n + i * dn, 0.0f, false, i < inside, problem});
+      }
     }
     ElementD* dst = D + LayoutC::offset(m, n, ldd);
     if (inside == 4 && vector_d) {

@@ -8,6 +8,11 @@
 // memory, a band of rows at a time, so that global stores (and the reads of C) are
 // contiguous whatever D's layout; the staging tile aliases the operand stages (the plan
 // in fma_smem_plan.hpp proves it may).
+//
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp): the grid is an upper bound
+// of the units; a block finds its unit, leaves if it has none, and runs the same code on a view
+// of the operands moved to its problem (FmaProblemPlace: A and B at the problem and its first
+// row, M its rows; C and D through OutputRun::at_problem).
 #pragma once
 #include <cstdint>
 
@@ -19,6 +24,8 @@
 #include "tessera/gemm/epilogue/output_run.hpp"
 #include "tessera/gemm/fma_config.hpp"
 #include "tessera/gemm/kernel/fma_smem_plan.hpp"
+#include "tessera/gemm/problem_set.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/operand_tile_loader.hpp"
 
 #if defined(TESSERA_AMD_TARGET)
@@ -42,6 +49,28 @@ struct FmaParams {
       output;
   typename Config::Scheduler scheduler;  // one unit (a tile, or a K slice of one) per block
   float* partials;                       // split-K workspace: one PartialTile slice per K slice
+  ProblemStrides strides;                // a batch's or group's entries (problem_set.hpp)
+};
+
+// Where unit u's problem of a batch or group lies, relative to the parameters: element offsets
+// of its A (its problem and first row) and B, the rows its A tile range-checks against, and M
+// (its rows). For one GEMM all offsets are 0 and M is p.M. Kept apart from FmaParams (rather
+// than a moved copy of it) so that the kernel still reads the rest from its parameters and
+// holds only these few values in registers.
+struct FmaProblemPlace {
+  std::int64_t a_offset = 0, b_offset = 0;
+  std::int64_t a_row_shift = 0;  // of a_offset, the part inside A's span (the first row)
+  std::int64_t M = 0;
+
+  template <class Config>
+  TESSERA_HOST_DEVICE static FmaProblemPlace of(const FmaParams<Config>& p, const WorkUnit& u) {
+    const std::int64_t row = Config::LayoutA::offset(u.row_begin, 0, p.lda);
+    return {u.problem * p.strides.a + row, u.problem * p.strides.b, row, u.rows};
+  }
+  template <class Config>
+  TESSERA_HOST_DEVICE static FmaProblemPlace whole(const FmaParams<Config>& p) {
+    return {0, 0, 0, p.M};
+  }
 };
 
 template <class Config>
@@ -79,6 +108,21 @@ struct FmaGemmKernel {
   // made ptxas spill: notes/fma.md, v8).
   template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
+    const int worker = int(block_index());
+    if constexpr (takes_problem_set<typename Config::Scheduler>) {
+      if (p.scheduler.units_of(worker) == 0) return;  // the grid is an upper bound
+      const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
+      run_unit<kSplitK, true>(p, unit, FmaProblemPlace::of(p, unit));
+    } else {
+      run_unit<kSplitK, false>(p, p.scheduler.unit(worker, 0, 0, 0), FmaProblemPlace::whole(p));
+    }
+  }
+
+  // This block's unit of work: a tile and (split-K) a K slice of it, whole K tiles
+  // [k_begin, k_end).
+  // kProblem: the unit belongs to a problem of a batch or group (`at` says where).
+  template <bool kSplitK, bool kProblem>
+  TESSERA_DEVICE static void run_unit(const FmaParams<Config>& p, const WorkUnit& unit, const FmaProblemPlace& at) {
 #if defined(TESSERA_AMD_TARGET)
     TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
 #else
@@ -89,9 +133,6 @@ struct FmaGemmKernel {
     float* staging_c = Plan::template pointer<StagingC, float>(smem);
 
     const int tid = thread_index();
-    // This block's unit of work: a tile and (split-K) a K slice of it, whole K tiles
-    // [k_begin, k_end).
-    const WorkUnit unit = p.scheduler.unit(int(block_index()), 0, 0, 0);
     const TileCoord tile{unit.m, unit.n};
     const int tx = tid % Config::kThreadsN;
     const int ty = tid / Config::kThreadsN;
@@ -103,13 +144,14 @@ struct FmaGemmKernel {
     {
       const std::int64_t m0 = std::int64_t(tile.m) * kBM;
       const std::int64_t n0 = std::int64_t(tile.n) * kBN;
-      const std::int64_t a_origin = Config::LayoutA::offset(m0, k0, p.lda);
+      const std::int64_t a_origin = at.a_row_shift + Config::LayoutA::offset(m0, k0, p.lda);
       const std::int64_t b_origin = Config::LayoutB::offset(k0, n0, p.ldb);
       // Rows / columns left, clamped to the tile so that the count fits an int.
-      const int rows_left = int(p.M - m0 < kBM ? p.M - m0 : kBM);
+      const int rows_left = int(at.M - m0 < kBM ? at.M - m0 : kBM);
       const int cols_left = int(p.N - n0 < kBN ? p.N - n0 : kBN);
-      load_a.init(p.a + a_origin, p.lda, rows_left, p.span_a - a_origin, p.vector_a, tid);
-      load_b.init(p.b + b_origin, p.ldb, cols_left, p.span_b - b_origin, p.vector_b, tid);
+      load_a.init(p.a + (at.a_offset - at.a_row_shift) + a_origin, p.lda, rows_left, p.span_a - a_origin, p.vector_a,
+                  tid);
+      load_b.init(p.b + at.b_offset + b_origin, p.ldb, cols_left, p.span_b - b_origin, p.vector_b, tid);
     }
 
     float acc[kTM][kTN];
@@ -178,7 +220,12 @@ struct FmaGemmKernel {
                                          PartialTile<LayoutC>::leading_dim(p.M, p.N)};
       epilogue(acc, staging_c, tile, tx, ty, tid, partial);
     } else {
-      epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
+      if constexpr (kProblem) {
+        epilogue(acc, staging_c, tile, tx, ty, tid,
+                 p.output.at_problem(unit.problem, unit.row_begin, unit.rows, p.strides.c, p.strides.d));
+      } else {
+        epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
+      }
     }
   }
   // Row k of both stages, as this thread's TM values of A and TN values of B: 16-byte

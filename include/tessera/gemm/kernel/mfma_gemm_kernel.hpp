@@ -31,6 +31,10 @@
 // covers part of its tile's K writes its accumulators as a partial through the same staging,
 // and after the last unit the workgroup reduces its share of the split tiles
 // (collective/stream_k_fixup.hpp).
+//
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp): the grid is an upper bound
+// of the units; a workgroup finds its unit, leaves if it has none, and runs the same code on a
+// view of the parameters moved to its problem (mfma_problem_view).
 #pragma once
 #include <cstdint>
 
@@ -46,6 +50,8 @@
 #include "tessera/gemm/k_tile_order.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
 #include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/problem_set.hpp"
+#include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
@@ -68,7 +74,23 @@ struct MfmaParams {
   // becomes a boolean-to-integer the compiler lowers with vector instructions, which drags
   // the K cursors (and the buffer descriptors) out of scalar registers.
   LastFirstKOrder k_order;
+  ProblemStrides strides;  // a batch's or group's entries (problem_set.hpp)
 };
+
+// The parameters of one problem of a batch or group, as one GEMM: A, B, C and D moved to unit
+// u's problem and its first row (the host chose the aligned kernel only where that keeps A and
+// B 16-byte aligned).
+template <class Config>
+TESSERA_HOST_DEVICE MfmaParams<Config> mfma_problem_view(const MfmaParams<Config>& p, const WorkUnit& u) {
+  MfmaParams<Config> q = p;
+  const std::int64_t row_bytes = Config::LayoutA::offset(u.row_begin, 0, p.lda) * std::int64_t(sizeof(*p.a));
+  q.a = reinterpret_cast<const typename Config::ElementA*>(reinterpret_cast<const char*>(p.a) + row_bytes) +
+        u.problem * p.strides.a;
+  q.span_a -= row_bytes;
+  q.b += u.problem * p.strides.b;
+  q.output = p.output.at_problem(u.problem, u.row_begin, u.rows, p.strides.c, p.strides.d);
+  return q;
+}
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
 
@@ -279,7 +301,13 @@ template <class Config, bool kAligned>
 TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Config>& p) {
   TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
   const int worker = int(block_index());
-  if constexpr (!kStreamK) {
+  if constexpr (takes_problem_set<typename Config::Scheduler>) {
+    // The grid is a bound of the units: a workgroup past the last has none.
+    if (p.scheduler.units_of(worker) == 0) return;
+    const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
+    const MfmaParams<Config> q = mfma_problem_view(p, unit);
+    tile(smem, q, unit.m, unit.n, 0, int(q.K), q.k_order, q.output);
+  } else if constexpr (!kStreamK) {
     const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
     // K counts in 32 bits (the host refuses K >= 2^31).
     tile(smem, p, unit.m, unit.n, 0, int(p.K), p.k_order, p.output);

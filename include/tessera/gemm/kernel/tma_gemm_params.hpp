@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "tessera/arch/nvidia/tma.hpp"
+#include "tessera/gemm/problem_set.hpp"
 
 namespace tessera::gemm {
 
@@ -23,6 +24,7 @@ struct TmaGemmParams {
   bool c_staged;  // the epilogue reads C, loaded into its staging boxes with TMA (wgmma family)
   typename Config::Epilogue epilogue;
   typename Config::Scheduler scheduler;
+  ProblemStrides strides;  // a batch's or group's entries (problem_set.hpp); 0 for one GEMM
 };
 #endif  // TESSERA_CUDA
 

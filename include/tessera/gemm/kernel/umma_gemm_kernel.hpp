@@ -53,7 +53,8 @@ struct UmmaGemmKernel {
   using Operands = typename C::Operands;
   using Cluster = typename C::Cluster;
   static constexpr int kStages = kTmaLoads ? C::kStages : Generic::kStages;
-  using Producer = TmaProducer<Operands, kStages>;
+  static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+  using Producer = TmaProducer<Operands, kStages, kProblemSet>;
   using RealigningProducer = GenericProducer<Operands, typename Generic::Slots>;
   static constexpr int kBuffers = C::kAccumulatorBuffers;
   static constexpr int kCtaGroup = C::kCtaGroup;
@@ -231,7 +232,17 @@ struct UmmaGemmKernel {
         }
       }
       const std::int64_t m0 = std::int64_t(tile.m) * C::kBlockM, n0 = std::int64_t(tile.n) * C::kBlockN;
-      if constexpr (kTmaStores) {
+      if constexpr (kProblemSet) {
+        // A batch or groups: TMA stores where all the warp's 32 rows are the problem's (a batch:
+        // always, the 3-D store clips at M), else (a group's last tile) direct stores of its rows.
+        constexpr bool kAllRows = problem_owns_all_rows<typename Config::Scheduler>;
+        const auto place = ProblemOfSet<kAllRows>::of(p, tile);
+        if (kTmaStores && (kAllRows || m0 + 32 * (w + 1) <= tile.rows)) {
+          Epilogue::tma_store(p, taddr, have, tile.row_begin + m0, n0, my_staging, turn, w, lane, release, place);
+        } else {
+          Epilogue::direct_store(p, taddr, have, tile.row_begin + m0, n0, w, lane, release, place);
+        }
+      } else if constexpr (kTmaStores) {
         Epilogue::tma_store(p, taddr, have, m0, n0, my_staging, turn, w, lane, release);
       } else {
         Epilogue::direct_store(p, taddr, have, m0, n0, w, lane, release);

@@ -22,6 +22,10 @@
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp). fp8 operands take
 // their own main loop (wgmma_fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp; 16-bit operands): the same
+// kernel on 3-D tensor maps; an epilogue box whose rows all belong to the unit's problem is
+// stored with TMA, one of a group's last tile has the group's rows copied out by the
+// warpgroup's threads.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -51,7 +55,9 @@ struct WgmmaGemmKernel {
   using Cluster = typename Operands::Cluster;
   using Generic = typename SmemPlan::Generic;
   static constexpr int kStages = kTmaLoads ? Config::kStages : Generic::kStages;
-  using Producer = TmaProducer<Operands, kStages>;
+  static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+  using Producer = TmaProducer<Operands, kStages, kProblemSet>;
+  using Place = ProblemOfSet<problem_owns_all_rows<typename Config::Scheduler>>;
   using RealigningProducer = GenericProducer<Operands, typename Generic::Slots>;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
@@ -132,7 +138,7 @@ struct WgmmaGemmKernel {
           }
           __syncwarp();
         } else if (t < 64) {
-          if constexpr (kTmaStores) {
+          if constexpr (kTmaStores && !kProblemSet) {
             if (t == 32 && p.c_staged) CLoader::run(p, c_full, c_empty, staging, worker, at.cm, at.cn);
           }
           __syncwarp();
@@ -210,7 +216,13 @@ struct WgmmaGemmKernel {
       }
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(tile.n) * Config::kBlockN;
-      if constexpr (kTmaStores) {
+      if constexpr (kProblemSet && kTmaStores) {
+        // A batch or groups read C with ordinary loads (the launch stages C only for one GEMM).
+        Epilogue::tma_store_with(p, output, acc, tile.row_begin + m0, n0, my_staging, turn, kEpilogueBarrier + c, t,
+                                 nullptr, nullptr, Place::of(p, tile));
+      } else if constexpr (kProblemSet) {
+        Epilogue::direct_store_with(p, output, acc, tile.row_begin + m0, n0, t, Place::of(p, tile));
+      } else if constexpr (kTmaStores) {
         // This warpgroup's C barriers, found from full[0] (kept live anyway) rather than kept
         // in registers of their own through the main loop.
         Epilogue::tma_store_with(p, output, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t,
