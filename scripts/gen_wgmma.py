@@ -14,6 +14,8 @@ import sys
 OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "include/tessera/arch/nvidia/wgmma_instructions.hpp"
 
 SHAPES = [16, 32, 64, 128, 192, 256]
+# fp8 configurations take N tiles of 64 and up (wgmma_config.hpp).
+FP8_SHAPES = [64, 128, 192, 256]
 TYPES = [("f16", "kF16"), ("bf16", "kBf16")]
 FP8_TYPES = [("e4m3", "kE4m3"), ("e5m2", "kE5m2")]
 
@@ -108,7 +110,7 @@ def generate():
     for n in SHAPES:
         for ptx_type, enum in TYPES:
             out.append(block(n, ptx_type, enum))
-    for n in SHAPES:
+    for n in FP8_SHAPES:
         for a_type, a_enum in FP8_TYPES:
             for b_type, b_enum in FP8_TYPES:
                 out.append(fp8_block(n, a_type, a_enum, b_type, b_enum))

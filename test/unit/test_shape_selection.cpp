@@ -117,7 +117,7 @@ TEST_CASE("selector rule: every benchmark shape gets an entry that runs it, and 
     if (x.M >= 4096 && x.M != 4097) CHECK(c.entry == AutoEntry::kLarge2x1);
     if (x.M == 2048 && x.N == 2048) CHECK(c.entry == AutoEntry::kLarge);
     if (x.K >= 16384 && x.M <= 1024) {
-      CHECK((c.entry == AutoEntry::kSplit128 || c.entry == AutoEntry::kSplit256));
+      CHECK(c.entry == AutoEntry::kSplit128);
       CHECK(AutoRule::split_ctas(p, x.M <= 256 ? 128 : 256) >= 64);
     }
   }
@@ -199,9 +199,9 @@ TEST_CASE("small M: the transposed configuration's layouts, tile and epilogue", 
 
 TEST_CASE("selector rule: the split entries, shape by shape", "[gemm][auto]") {
   auto problem = [](std::int64_t M, std::int64_t N, std::int64_t K) { return suite_problem({M, N, K}); };
-  // Deep K: the widest tile whose CTAs fill half the SMs.
-  CHECK(AutoRule::split_entry(problem(512, 512, 16384)) == AutoEntry::kSplit256);    // 8 tiles x 16
-  CHECK(AutoRule::split_entry(problem(1024, 1024, 32768)) == AutoEntry::kSplit256);  // 32 x 4
+  // Deep K: 128 x 128 where its CTAs fill 45% of the SMs (never 128 x 256: measured slower).
+  CHECK(AutoRule::split_entry(problem(512, 512, 16384)) == AutoEntry::kSplit128);    // 16 tiles x 8
+  CHECK(AutoRule::split_entry(problem(1024, 1024, 32768)) == AutoEntry::kSplit128);  // 64 x 2
   CHECK(AutoRule::split_entry(problem(256, 256, 65536)) == AutoEntry::kSplit128);    // 4 x 16
   // Otherwise the least split among those that fill the SMs.
   CHECK(AutoRule::split_entry(problem(128, 4096, 4096)) == AutoEntry::kSplit64);   // 64 x 2, not 32 x 4

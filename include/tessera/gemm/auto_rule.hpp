@@ -19,7 +19,7 @@
 //   1. small M: M <= 64, N >= 4 M and N >= 512, A and B describable by TMA -> the smallest
 //      small-M tile that holds M (16 and 32 only for a row-major A).
 //   2. few tiles: A and B describable by TMA and fewer 128 x 256 output tiles than half the
-//      SMs -> a split entry (split_entry below: wide tiles for deep K, the least split that
+//      SMs -> a split entry (split_entry below: 128 x 128 tiles for deep K, the least split that
 //      fills the SMs otherwise).
 //   3. at least two waves of 128 x 256 tiles and A, B describable by TMA -> kLarge2x1 (on the
 //      packed path, clusters measured slower); else kLarge, which runs every valid argument
@@ -91,9 +91,11 @@ struct AutoRule {
   static constexpr std::int64_t split_ctas(const AutoProblem& p, int tile_n) {
     return tiles(p, tile_n) * split_of(p, tile_n);
   }
-  // Among the split tiles (widest first): with deep K (kDeepKTiles K tiles or more), the widest
-  // whose CTAs fill 45% of the SMs (less traffic per FLOP counts more than idle SMs: 256 x 256 x
-  // 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of 128 x 64); else, among those that
+  // Among the split tiles (widest first): with deep K (kDeepKTiles K tiles or more), 128 x 128
+  // where its CTAs fill 45% of the SMs, else 128 x 64 (less traffic per FLOP counts more than
+  // idle SMs: 256 x 256 x 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of 128 x 64; but
+  // 128 x 256 split tiles ran 512 x 512 x 16384 and 1024 x 1024 x 32768 at 0.47x and 0.67x
+  // cuBLAS where 128 x 128 ran them at 0.80x and 0.73x: benchmark/notes/small_m.md); else, among those that
   // fill 9/10 of the SMs, the one split least (the cluster's sum costs more than a narrower
   // tile: 128 x 4096 x 4096 ran faster on 128 x 64 tiles split 2 than on 128 x 128 split 4);
   // else the one with the most CTAs.
@@ -102,7 +104,7 @@ struct AutoRule {
     const int widths[3] = {256, 128, 64};
     const std::int64_t sms = p.sms;
     if (ceil_div<std::int64_t>(p.K, 64) >= kDeepKTiles) {
-      for (int i = 0; i < 3; ++i) {
+      for (int i = 1; i < 3; ++i) {
         if (20 * split_ctas(p, widths[i]) >= 9 * sms) return entries[i];
       }
     }
