@@ -133,18 +133,33 @@ void resolve_mfma_lowp(Wave& w) {
   const bool flush = emu().options.hardware.mfma_denormals == Denormals::kFlush;
   const int m = c.m, n = c.m, kd = c.k;
   auto lane = [&](int l) -> const Lane& { return wg.lanes[std::size_t(w.first_lane + l)]; };
-  static float a[32][128], b[128][32];
+  // A and B^T as doubles, each value times its row's (column's) block scale 2^(c - 127):
+  // exact, and the product of two of them is the scaled product, exact in double.
+  static double a[32][128], bt[32][128];
   float cm[32][32];
+  double fa[32][4], fb[32][4];
+  for (int r = 0; r < m; ++r) {
+    for (int blk = 0; blk < kd / 32; ++blk) {
+      fa[r][blk] = fb[r][blk] = 1.0;
+      if (!c.scaled) continue;
+      const Scale sa = scale_of(lane(mfma_lowp_scale_lane(lane0.call.a, r, blk)).mfma_scale_a, c.opsel_a);
+      const Scale sb = scale_of(lane(mfma_lowp_scale_lane(lane0.call.a, r, blk)).mfma_scale_b, c.opsel_b);
+      fa[r][blk] = sa.nan ? std::nan("") : std::ldexp(1.0, sa.exponent);
+      fb[r][blk] = sb.nan ? std::nan("") : std::ldexp(1.0, sb.exponent);
+    }
+  }
   for (int i = 0; i < m; ++i) {
     for (int k = 0; k < kd; ++k) {
       const MfmaSlot s = lowp_slot(c, c.a, i, k);
-      a[i][k] = lowp_value(c.a, c.f8f6f4(), lowp_code(lane(s.lane).mfma_a32, s.index, bits_a));
+      a[i][k] = double(lowp_value(c.a, c.f8f6f4(), lowp_code(lane(s.lane).mfma_a32, s.index, bits_a)));
+      if (kd >= 32) a[i][k] *= fa[i][k / 32];
     }
   }
   for (int k = 0; k < kd; ++k) {
     for (int j = 0; j < n; ++j) {
       const MfmaSlot s = lowp_slot(c, c.b, j, k);
-      b[k][j] = lowp_value(c.b, c.f8f6f4(), lowp_code(lane(s.lane).mfma_b32, s.index, bits_b));
+      bt[j][k] = double(lowp_value(c.b, c.f8f6f4(), lowp_code(lane(s.lane).mfma_b32, s.index, bits_b)));
+      if (kd >= 32) bt[j][k] *= fb[j][k / 32];
     }
   }
   for (int i = 0; i < m; ++i) {
@@ -156,15 +171,7 @@ void resolve_mfma_lowp(Wave& w) {
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       float acc = cm[i][j];
-      for (int k = 0; k < kd; ++k) {
-        double p = double(a[i][k]) * double(b[k][j]);  // exact
-        if (c.scaled) {
-          const Scale sa = scale_of(lane(mfma_lowp_scale_lane(lane0.call.a, i, k / 32)).mfma_scale_a, c.opsel_a);
-          const Scale sb = scale_of(lane(mfma_lowp_scale_lane(lane0.call.a, j, k / 32)).mfma_scale_b, c.opsel_b);
-          p = (sa.nan || sb.nan) ? std::nan("") : std::ldexp(p, sa.exponent + sb.exponent);
-        }
-        acc = acc + float(p);
-      }
+      for (int k = 0; k < kd; ++k) acc = acc + float(a[i][k] * bt[j][k]);
       const MfmaSlot s = mfma_c_slot(m, n, i, j);
       wg.lanes[std::size_t(w.first_lane + s.lane)].mfma_c[s.index] = flush32(acc, flush);
     }

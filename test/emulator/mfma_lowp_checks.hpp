@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mfma_lane_map.hpp"
-#include "mfma_lowp_configs.hpp"
+#include "mfma_lowp_shapes.hpp"
 #include "mfma_lowp_kernels.hpp"
 #include "mfma_lowp_lane_map.hpp"
 #include "narrow_float_reference.hpp"

@@ -3,7 +3,7 @@
 // lane map exchanged (mfma_lowp_lane_map.hpp).
 #include "mfma_lowp_kernels.hpp"
 
-#include "mfma_lowp_configs.hpp"
+#include "mfma_lowp_shapes.hpp"
 #include "mfma_lowp_lane_map.hpp"
 #include "tessera/arch/amd/mfma_lowp.hpp"
 #include "tessera/arch/thread.hpp"

@@ -5,6 +5,8 @@
 //                              (gemm/epilogue/epilogue.hpp; default LinearCombination)
 //   option::Scheduler<S>       how output tiles (and K ranges) become units of work
 //                              (gemm/tile_scheduler.hpp; default: the family's own)
+//   option::OperandScales<M>   low-precision operands: how A and B are scaled
+//                              (gemm/operand_scales.hpp; read by the families that take them)
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
 //                              GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
@@ -31,6 +33,10 @@ template <class S>
 struct Scheduler {
   using type = S;
 };
+template <class M>
+struct OperandScales {
+  using type = M;
+};
 }  // namespace option
 
 namespace detail {
@@ -56,7 +62,8 @@ struct FindOption<Tag, Default> {
 
 template <class T>
 constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
-                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value;
+                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value ||
+                                 IsOption<option::OperandScales, T>::value;
 template <template <class> class Tag, class... Options>
 constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
 }  // namespace detail
@@ -65,14 +72,17 @@ template <class ElementC, class DefaultScheduler, class... Options>
 struct ConfigOptions {
   static_assert((detail::is_known_option<Options> && ...),
                 "Tessera configuration: an option after the configuration's own parameters is not one of "
-                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>");
+                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::OperandScales<M>");
   static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
                     detail::count_option<option::Epilogue, Options...> <= 1 &&
-                    detail::count_option<option::Scheduler, Options...> <= 1,
-                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler) may be given once");
+                    detail::count_option<option::Scheduler, Options...> <= 1 &&
+                    detail::count_option<option::OperandScales, Options...> <= 1,
+                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, OperandScales) may be "
+                "given once");
   using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
   using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
   using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
+  static constexpr bool kOperandScalesGiven = detail::count_option<option::OperandScales, Options...> > 0;
 };
 
 }  // namespace tessera::gemm
