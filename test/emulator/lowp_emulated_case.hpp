@@ -70,8 +70,9 @@ void check_lowp_gemm(const CaseShape& s, ScaleLayout sl = {}, const emu::Options
 // A configuration's CI shapes in values of K, relative to its block tile: whole tiles, M/N
 // edges, K tails that end inside a 32-value scale block, K below one tile, several K tiles,
 // alpha, beta, C == D; scale rows padded with NaN codes (a block read past K shows), and
-// scale rows that are not 4-byte aligned (the byte-wise scale loads). fp4 keeps K and the
-// leading dimensions even.
+// scale rows that are not 4-byte aligned (the byte-wise scale loads; the launch then takes
+// the gather kernel: every other aligned shape's scale rows are 4-byte multiples, padded where
+// ceil(K / 32) is not). fp4 keeps K and the leading dimensions even.
 //   aligned    16-byte operand lines (the 16-byte kernel);
 //   unaligned  lines or pointers off by one byte (the gather kernel).
 template <class Config>
@@ -86,7 +87,7 @@ std::vector<std::pair<CaseShape, ScaleLayout>> lowp_shapes(bool aligned) {
         {{bm - 3, 2 * bn + 1, bk - 7 * e, 16 * e, -1.5f, 1.0f}, {}},  // K < BlockK, padded ld, C == D
         {{33, 47, 5 * e, 0, 2.0f, -1.0f}, {3}},                    // smaller than a tile, K inside one block
         {{bm + 3, bn + 5, 2 * bk}, {0, true}},                     // misaligned scale rows
-        {{2 * bm + 1, bn + 7, 5 * bk + 3 * e, 0, 1.0f, 0.5f}, {}},  // 3 x 2 tiles, 6 K tiles (last)
+        {{2 * bm + 1, bn + 7, 5 * bk + 3 * e, 0, 1.0f, 0.5f}, {3}},  // 3 x 2 tiles, 6 K tiles (last)
     };
     shapes[2].first.in_place = true;
     for (auto& s : shapes) s.first.ld_multiple = 16 * e;

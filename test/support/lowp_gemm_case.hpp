@@ -96,8 +96,8 @@ struct LowpHostCase {
       ldb += ldb % 2;
     }
     std::mt19937_64 rng(seed);
-    a_codes = random_codes(lowp_format<EA>(), std::size_t(s.M * s.K), rng);
-    b_codes = random_codes(lowp_format<EB>(), std::size_t(s.N * s.K), rng);
+    a_codes = random_codes(lowp_format<EA>(), s.M, s.K, rng);
+    b_codes = random_codes(lowp_format<EB>(), s.N, s.K, rng);
     a = pack<EA>(a_codes, s.M, s.K, lda);
     b = pack<EB>(b_codes, s.N, s.K, ldb);
     c.resize(std::size_t(off + std::max<std::int64_t>(matrix_span<LC>(s.M, s.N, ldc), 1)));
@@ -116,15 +116,21 @@ struct LowpHostCase {
   }
 
   // Codes of the format with values in [-2, 2], never zero (subnormals included): the sums
-  // stay inside a 16-bit D's range.
-  static std::vector<std::uint8_t> random_codes(const reference::Format& f, std::size_t n, std::mt19937_64& rng) {
-    std::vector<std::uint8_t> out(n);
-    for (auto& x : out) {
+  // stay inside a 16-bit D's range. The last value of every row is at least 0.5 in
+  // magnitude, so that an operand's last element lost on its way (the end of a row is where
+  // the copies have edge code) changes D by more than the tolerance.
+  static std::vector<std::uint8_t> random_codes(const reference::Format& f, std::int64_t rows, std::int64_t K,
+                                                std::mt19937_64& rng) {
+    std::vector<std::uint8_t> out(std::size_t(rows * K));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const double least = std::int64_t(i) % K == K - 1 ? 0.5 : 0.0;
       unsigned code;
+      double v;
       do {
         code = unsigned(rng() % f.codes());
-      } while (f.is_nan(code) || f.is_inf(code) || f.decode(code) == 0.0 || std::fabs(f.decode(code)) > 2.0);
-      x = std::uint8_t(code);
+        v = f.is_nan(code) || f.is_inf(code) ? 0.0 : std::fabs(f.decode(code));
+      } while (v == 0.0 || v > 2.0 || v < least);
+      out[i] = std::uint8_t(code);
     }
     return out;
   }
