@@ -7,8 +7,7 @@
 //   MfmaScaleTiles   where a stage keeps them: after the A and B tiles, A's scales then B's,
 //                    [row][kBlocks] bytes each (rows of 4 or 8 bytes, read as one ds_read_b32
 //                    or b64 per lane: consecutive lanes read consecutive rows);
-//   MfmaScaleCopy    one operand's scale tile: thread t moves row t (threads past the rows
-//                    load and do not store, so every wave issues the same loads);
+//   MfmaScaleCopy    one operand's scale tile, every thread its share of consecutive bytes;
 //   MfmaScaledCopy   an operand copy and its scale copy as one (the kernel's CopyA/CopyB):
 //                    the same interface as MfmaTileCopy, the scale loads after the operand's.
 //
@@ -20,7 +19,8 @@
 // padding or the next row, possibly NaN (0xff), and NaN times the zeroed data would be NaN;
 // 0 is 2^-127, finite. The main loop's tiles are whole: a row inside M never reaches past
 // its ceil(K / 32) scales there, and a row past M starts past the tensor's end (ld >=
-// ceil(K / 32)), so with 4-byte aligned rows (kAligned) they move as dwords, else as bytes.
+// ceil(K / 32)), so with 4-byte aligned rows (kAligned) a thread's share moves in one load
+// (two dwords for 8 bytes), else byte by byte.
 #pragma once
 #include <cstdint>
 
@@ -52,18 +52,21 @@ struct MfmaScaleTiles {
 
 template <int kRows, int kBlocks, int kThreads, bool kAligned>
 struct MfmaScaleCopy {
-  static constexpr int kWords = kBlocks / 4;
+  // Every thread moves kBytes consecutive bytes of the [row][kBlocks] tile (no thread idles:
+  // a store some threads skip would be a branch in the main loop).
+  static constexpr int kBytes = kRows * kBlocks / kThreads;
+  static constexpr int kWords = (kBytes + 3) / 4;
   // VMEM instructions per thread per main-loop tile (the ticket group's share).
-  static constexpr int kLoads = kAligned ? kWords : kBlocks;
-  static_assert(kRows <= kThreads,
-                "Tessera MFMA scales: a thread moves one row of scales; the tile has more rows than threads");
+  static constexpr int kLoads = kAligned ? kWords : kBytes;
+  static_assert(kRows * kBlocks % kThreads == 0 && (kBytes == 1 || kBytes == 2 || kBytes == 4 || kBytes == 8),
+                "Tessera MFMA scales: a tile's scale bytes must split into 1, 2, 4 or 8 per thread");
 
   const char* origin;       // scale of row 0 of this block's tile, K block 0
   std::uint32_t span;       // bytes from origin to one past the tensor's last scale
   std::uint32_t loop_span;  // as MfmaTileCopy: span, or 0 when K <= BK
   std::uint32_t k_bytes;    // bytes from origin to the current K tile's blocks
-  std::uint32_t row_offset; // this thread's row
-  bool writes;              // this thread's row is part of the tile
+  std::uint32_t offset;     // this thread's bytes: row * ld + first block
+  int first_block;          // the block of this thread's first byte
   std::uint32_t regs[kWords];
 
   TESSERA_DEVICE TESSERA_FORCEINLINE void init(const void* tile_origin, std::int64_t ld, std::int64_t span_bytes,
@@ -72,8 +75,9 @@ struct MfmaScaleCopy {
     span = std::uint32_t(span_bytes);
     loop_span = span;
     k_bytes = 0;
-    row_offset = std::uint32_t(tid) * std::uint32_t(ld);
-    writes = tid < kRows;
+    const int row = tid * kBytes / kBlocks;
+    first_block = tid * kBytes % kBlocks;
+    offset = std::uint32_t(row) * std::uint32_t(ld) + std::uint32_t(first_block);
   }
   TESSERA_DEVICE TESSERA_FORCEINLINE void advance(int tiles) { k_bytes += std::uint32_t(tiles * kBlocks); }
   TESSERA_DEVICE TESSERA_FORCEINLINE void advance_if(bool move) { k_bytes += move ? std::uint32_t(kBlocks) : 0u; }
@@ -86,18 +90,17 @@ struct MfmaScaleCopy {
     const std::uint32_t end = span - k_bytes;
     const amd::BufferResource r =
         amd::make_buffer_resource(origin + k_bytes, kChecked || end < loop_span ? end : loop_span);
-    if constexpr (kAligned && !kChecked) {
+    if constexpr (kAligned && !kChecked && kBytes < 4) {
+      regs[0] = amd::buffer_load<kBytes>(r, offset);
+    } else if constexpr (kAligned && !kChecked) {
       TESSERA_UNROLL
-      for (int w = 0; w < kWords; ++w) regs[w] = amd::buffer_load<4>(r, row_offset + 4u * std::uint32_t(w));
+      for (int w = 0; w < kWords; ++w) regs[w] = amd::buffer_load<4>(r, offset + 4u * std::uint32_t(w));
     } else {
       TESSERA_UNROLL
-      for (int w = 0; w < kWords; ++w) {
-        std::uint32_t v = 0u;
-        TESSERA_UNROLL
-        for (int q = 0; q < 4; ++q) {
-          v |= std::uint32_t(amd::buffer_load<1>(r, row_offset + std::uint32_t(4 * w + q))) << (8 * q);
-        }
-        regs[w] = v;
+      for (int w = 0; w < kWords; ++w) regs[w] = 0u;
+      TESSERA_UNROLL
+      for (int q = 0; q < kBytes; ++q) {
+        regs[q / 4] |= std::uint32_t(amd::buffer_load<1>(r, offset + std::uint32_t(q))) << (8 * (q % 4));
       }
     }
   }
@@ -105,19 +108,19 @@ struct MfmaScaleCopy {
   // Zeroes the blocks wholly past K: block b holds values [32 b, 32 b + 32) of the tile.
   TESSERA_DEVICE TESSERA_FORCEINLINE void mask_k(int k_valid_values) {
     TESSERA_UNROLL
-    for (int w = 0; w < kWords; ++w) {
-      std::uint32_t keep = 0u;
-      TESSERA_UNROLL
-      for (int q = 0; q < 4; ++q) keep |= 32 * (4 * w + q) < k_valid_values ? 0xffu << (8 * q) : 0u;
-      regs[w] &= keep;
+    for (int q = 0; q < kBytes; ++q) {
+      if (32 * (first_block + q) >= k_valid_values) regs[q / 4] &= ~(0xffu << (8 * (q % 4)));
     }
   }
 
-  // Registers -> the scale tile at `tile` ([row][kBlocks] bytes).
+  // Registers -> the scale tile at `tile` ([row][kBlocks] bytes): this thread's bytes.
   TESSERA_DEVICE TESSERA_FORCEINLINE void store(unsigned char* tile, int tid) const {
-    if (!writes) return;
-    unsigned char* dst = tile + tid * kBlocks;
-    if constexpr (kWords == 1) {
+    unsigned char* dst = tile + tid * kBytes;
+    if constexpr (kBytes == 1) {
+      *dst = static_cast<unsigned char>(regs[0]);
+    } else if constexpr (kBytes == 2) {
+      *reinterpret_cast<unsigned short*>(dst) = static_cast<unsigned short>(regs[0]);
+    } else if constexpr (kBytes == 4) {
       *reinterpret_cast<std::uint32_t*>(dst) = regs[0];
     } else {
       *reinterpret_cast<amd::BufferWord<8>*>(dst) = amd::BufferWord<8>{regs[0], regs[1]};
