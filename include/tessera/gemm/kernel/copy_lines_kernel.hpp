@@ -53,8 +53,9 @@ TESSERA_GLOBAL void __launch_bounds__(kCopyThreads) copy_lines_kernel(const Bits
 template <class T>
 Status copy_lines(const T* src, std::int64_t src_ld, T* dst, std::int64_t dst_ld, std::int64_t lines,
                   std::int64_t length, std::int64_t zero_to, Stream stream) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Tessera: copy_lines moves 2- or 4-byte elements");
-  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "Tessera: copy_lines moves 1-, 2- or 4-byte elements");
+  using Bits = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                                  std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>>;
   if (lines <= 0 || zero_to <= 0) return Status::kSuccess;
   const std::int64_t segments = (zero_to + kCopySegment - 1) / kCopySegment;
   LaunchShape shape;
