@@ -18,7 +18,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 normalise() {  # <file>: one kernel per block, names replaced, blocks sorted
-  python3 - "$1" <<'EOF'
+  python3 - "$1" 2>/dev/null <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
 text = re.sub(r"//[^\n]*", "", text)                       # PTX comments

@@ -8,7 +8,10 @@
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
-#                 that TMA cannot describe is sent to the TMA store anyway.
+#                 that TMA cannot describe is sent to the TMA store anyway;
+#   shapes (issue 17): the cluster split-K sum leaves out the last CTA's partial tile; the
+#                 staged-C loader loads C from 8 columns to the right; the transposed
+#                 (small-M) epilogue hands the user's epilogue D^T's coordinates.
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
 # beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
 # DIR (on a machine without a GPU) and runs nothing.
@@ -48,6 +51,13 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/collective/cluster_partial_sum.hpp \
+    's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/collective/staged_c_loader.hpp \
+    's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
+    test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/transposed.hpp \
+    's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -72,4 +82,7 @@ check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong st
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
+check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
+check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 exit $status

@@ -5,6 +5,9 @@
 //                              (gemm/epilogue/epilogue.hpp; default LinearCombination)
 //   option::Scheduler<S>       how output tiles (and K ranges) become units of work
 //                              (gemm/tile_scheduler.hpp; default: the family's own)
+//   option::StagingBoxes<N>    wgmma family: epilogue staging boxes per consumer warpgroup
+//                              (default 2; more lets C be loaded further ahead, at the cost
+//                              of pipeline stages: gemm/wgmma_config.hpp)
 //   option::OperandScales<M>   low-precision operands: how A and B are scaled
 //                              (gemm/operand_scales.hpp; read by the families that take them)
 //
@@ -32,6 +35,10 @@ struct Epilogue {
 template <class S>
 struct Scheduler {
   using type = S;
+};
+template <int N>
+struct StagingBoxes {
+  static constexpr int value = N;
 };
 template <class M>
 struct OperandScales {
@@ -61,9 +68,14 @@ struct FindOption<Tag, Default> {
 };
 
 template <class T>
+struct StagingBoxesOf : std::integral_constant<int, 0> {};
+template <int N>
+struct StagingBoxesOf<option::StagingBoxes<N>> : std::integral_constant<int, N> {};
+
+template <class T>
 constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
                                  IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value ||
-                                 IsOption<option::OperandScales, T>::value;
+                                 StagingBoxesOf<T>::value != 0 || IsOption<option::OperandScales, T>::value;
 template <template <class> class Tag, class... Options>
 constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
 }  // namespace detail
@@ -72,16 +84,20 @@ template <class ElementC, class DefaultScheduler, class... Options>
 struct ConfigOptions {
   static_assert((detail::is_known_option<Options> && ...),
                 "Tessera configuration: an option after the configuration's own parameters is not one of "
-                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::OperandScales<M>");
+                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::StagingBoxes<N> "
+                "(N >= 1), option::OperandScales<M>");
   static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
                     detail::count_option<option::Epilogue, Options...> <= 1 &&
                     detail::count_option<option::Scheduler, Options...> <= 1 &&
+                    (0 + ... + int(detail::StagingBoxesOf<Options>::value != 0)) <= 1 &&
                     detail::count_option<option::OperandScales, Options...> <= 1,
-                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, OperandScales) may be "
-                "given once");
+                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, StagingBoxes, "
+                "OperandScales) may be given once");
   using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
   using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
   using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
+  // 0 when not given (the family's default).
+  static constexpr int kStagingBoxes = (0 + ... + detail::StagingBoxesOf<Options>::value);
   static constexpr bool kOperandScalesGiven = detail::count_option<option::OperandScales, Options...> > 0;
 };
 

@@ -71,16 +71,21 @@ TensorMapPlan map_b_plan(const Args<Config>& a) {
 }
 
 // The boxes a family's epilogue stores D in: a row-major D in boxes of 128 bytes of a row x
-// kRowMajorLines rows (128-byte swizzle); a column-major D in boxes of kColumnInner rows x
-// kColumnOuter columns, swizzled or not. A value of 0 for kColumnInner means one 128-byte
-// line (128 / element size), as for kColumnOuter.
-template <std::uint32_t kRowMajorLines, std::uint32_t kColumnInner, std::uint32_t kColumnOuter, bool kColumnSwizzled>
+// kRowMajorLines rows (128-byte swizzle), or, with kRowMajorInner > 0, of kRowMajorInner
+// elements of a row (unswizzled: an N tile narrower than a 128-byte line); a column-major D in
+// boxes of kColumnInner rows x kColumnOuter columns, swizzled or not. A value of 0 for
+// kColumnInner means one 128-byte line (128 / element size), as for kColumnOuter.
+template <std::uint32_t kRowMajorLines, std::uint32_t kColumnInner, std::uint32_t kColumnOuter, bool kColumnSwizzled,
+          std::uint32_t kRowMajorInner = 0>
 struct DStoreBoxes {
   template <class LayoutC, class T>
   static TensorMapPlan plan(T* base, std::int64_t M, std::int64_t N, std::int64_t ldd) {
     constexpr std::uint32_t kLine = 128 / sizeof(T);
     const std::uint64_t pitch = std::uint64_t(ldd) * sizeof(T);
     if constexpr (LayoutC::kIsRowMajor) {
+      if constexpr (kRowMajorInner > 0 && kRowMajorInner < kLine) {
+        return {base, int(sizeof(T)), std::uint64_t(N), std::uint64_t(M), pitch, kRowMajorInner, kRowMajorLines, false};
+      }
       return {base, int(sizeof(T)), std::uint64_t(N), std::uint64_t(M), pitch, kLine, kRowMajorLines, true};
     } else {
       return {base,  int(sizeof(T)),

@@ -22,9 +22,10 @@
 // fill by element here. The zeros keep the result independent of that; a store past D's
 // extent lands in padding that is never copied out.)
 //
-// C is never copied: every TMA epilogue reads C with ordinary element loads, so C's
-// alignment does not matter. With C == D and D copied, C is read from the caller's buffer
-// while D's copy is written, and copied over it afterwards.
+// C is never copied: the epilogues read C with ordinary element loads, or (the wgmma family)
+// load it with TMA where TMA can describe it as the caller gave it, so C's alignment never
+// changes the path. With C == D and D copied, C is read from the caller's buffer while D's
+// copy is written, and copied over it afterwards.
 //
 // Host only (no CUDA): the plan is tested on the host (test/unit/test_tma_packing.cpp).
 #pragma once

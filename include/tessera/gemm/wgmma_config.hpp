@@ -36,6 +36,9 @@ constexpr bool is_wgmma_output = is_wgmma_operand<T> || std::is_same_v<T, float>
 namespace detail {
 // Full and empty barrier per stage, and one spare pair.
 constexpr int wgmma_barrier_bytes(int stages) { return 2 * stages * 8 + 16; }
+// The epilogue's C barriers: a full and an empty one per staging box of each consumer
+// warpgroup (C loaded into the staging boxes with TMA, wgmma_epilogue.hpp).
+constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * boxes_per_warpgroup * 8; }
 
 // Stages that fit beside the rest of the plan (at most 8), for kStages = 0.
 template <int kStageBytes, int kOtherBytes, class Arch>
@@ -82,8 +85,12 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: C and D must each be float, half_t or bfloat16_t");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera WgmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
-  static_assert(kBlockN == 64 || kBlockN == 128 || kBlockN == 192 || kBlockN == 256,
-                "Tessera WgmmaConfig: the N tile must be 64, 128, 192 or 256 (one wgmma m64nNk16 spans it)");
+  static_assert(kBlockN == 16 || kBlockN == 32 || kBlockN == 64 || kBlockN == 128 || kBlockN == 192 ||
+                    kBlockN == 256,
+                "Tessera WgmmaConfig: the N tile must be 16, 32, 64, 128, 192 or 256 (one wgmma m64nNk16 spans it)");
+  static_assert(kBlockN >= 64 || kKMajorB,
+                "Tessera WgmmaConfig: an N tile below 64 needs a K-major B (column-major): an N-major B tile is "
+                "read in 64-element (128-byte) chunks of N");
   static_assert(kBlockM % 64 == 0, "Tessera WgmmaConfig: the M tile must be a multiple of 64 (wgmma's m64)");
   static_assert(!(std::is_same_v<Schedule, schedule::Cooperative> && !(kBlockM == 128 || kBlockM == 256)),
                 "Tessera WgmmaConfig: the Cooperative schedule splits the tile's rows between two "
@@ -108,14 +115,23 @@ struct WgmmaConfig
   static constexpr int kSliceRowsB = Operands::kSliceRowsB;
   static constexpr int kStageBytes = Operands::kStageBytes;
 
-  // Epilogue staging: per consumer warpgroup two boxes of 64 lines x 128 bytes (a row of
-  // a row-major D or a column of a column-major one), one being filled while the TMA
-  // store of the other drains.
+  // Epilogue staging: per consumer warpgroup kStagingBoxes boxes of at most 64 lines x 128
+  // bytes (a row of a row-major D or a column of a column-major one), one being filled while
+  // the TMA stores of the others drain. Where C has D's element size, C is loaded into the
+  // same boxes with TMA ahead of the epilogue (wgmma_epilogue.hpp): more boxes let the loads
+  // run further ahead (option::StagingBoxes<N>; default 2), at the cost of stages.
+  static constexpr int kStagingBoxes = Base::Options::kStagingBoxes > 0 ? Base::Options::kStagingBoxes : 2;
   static constexpr int kStagingBoxBytes = 64 * 128;
-  static constexpr int kStagingBytes = 2 * 2 * kStagingBoxBytes;
+  static constexpr int kStagingBytes = 2 * kStagingBoxes * kStagingBoxBytes;
+  static constexpr bool kStagedCPossible = sizeof(ElementC_) == sizeof(typename Base::ElementD);
+  static constexpr int kCBarrierBytes = detail::wgmma_c_barrier_bytes(kStagingBoxes);
   static constexpr int kStages =
       kStages_ > 0 ? kStages_
-                   : detail::stages_that_fit<kStageBytes, kStagingBytes + detail::wgmma_barrier_bytes(8), Sm90>();
+                   : detail::stages_that_fit<kStageBytes,
+                                             kStagingBytes + kCBarrierBytes + detail::wgmma_barrier_bytes(8), Sm90>();
+  static_assert(kStagingBoxes >= 2 && kStagingBoxes <= 8,
+                "Tessera WgmmaConfig: option::StagingBoxes takes 2 to 8 boxes per consumer warpgroup (one is "
+                "filled while the others' stores drain)");
   static_assert(kStages >= 2, "Tessera WgmmaConfig: the pipeline needs at least 2 stages");
 };
 

@@ -17,8 +17,10 @@
 //   kGeneric  A or B misaligned and no workspace: the tensor-core main loop fed by realigning
 //             ordinary loads, bounds-checked stores (several times slower than kPacked:
 //             benchmark/notes/wgmma.md).
-// No alignment is required beyond the element's. C is read with ordinary loads on every
-// path, so its pointer and pitch never change the path.
+// No alignment is required beyond the element's. C's pointer and pitch never change the path:
+// where TMA stores D, the epilogue reads C and TMA can describe C (of D's element size), C is
+// loaded with TMA into the epilogue's staging boxes ahead of the epilogue (wgmma_stages_c);
+// otherwise it is read with ordinary loads.
 // Compile with nvcc for sm_90a (-gencode=arch=compute_90a,code=sm_90a).
 #pragma once
 #include <cstddef>
@@ -44,14 +46,39 @@ using WgmmaPath = TmaPath;
 // family's own is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>> {
-  // D in epilogue boxes of 64 lines x 128 bytes, either layout (wgmma_epilogue.hpp).
-  using DBoxes = tma_launch::DStoreBoxes<64, 0, 64, true>;
+  // D in epilogue boxes of 64 lines x 128 bytes, either layout; an N tile narrower than that
+  // in boxes of its own width (wgmma_epilogue.hpp).
+  static constexpr std::uint32_t kN = std::uint32_t(Config::kBlockN);
+  using DBoxes = tma_launch::DStoreBoxes<64, 0, (kN < 64 ? kN : 64), true, kN>;
 
   template <TmaPath kPath>
   static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
     using Kernel = WgmmaGemmKernel<Config, kPath>;
+    if constexpr (kPath == TmaPath::kTma) {
+      const Status s = stage_c(p);
+      if (!ok(s)) return s;
+    }
     return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
                                   Kernel::Plan::kTotalBytes>(p, stream, d);
+  }
+
+  // Whether the TMA path's epilogue finds C in its staging boxes (loaded there with TMA ahead
+  // of it, collective/staged_c_loader.hpp): where the call reads C, C's element has D's size
+  // and TMA can describe C. Else C is read with ordinary loads.
+  static bool stages_c(const TmaGemmParams<Config>& p) {
+    using Layout = typename Config::LayoutC;
+    return Config::kStagedCPossible && p.epilogue.reads_c() && p.c != nullptr &&
+           nvidia::tma_describable(p.c, p.ldc, Layout::contiguous_extent(p.M, p.N),
+                                   std::int64_t(sizeof(typename Config::ElementC)));
+  }
+
+ private:
+  static Status stage_c(TmaGemmParams<Config>& p) {
+    p.c_staged = stages_c(p);
+    if (!p.c_staged) return Status::kSuccess;
+    using EC = typename Config::ElementC;
+    return tma_launch::encode<EC>(&p.map_c, DBoxes::template plan<typename Config::LayoutC>(
+                                                const_cast<EC*>(p.c), p.M, p.N, p.ldc));
   }
 };
 
@@ -61,6 +88,21 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
 template <class Config>
 WgmmaPath wgmma_path(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   return KernelLauncher<WgmmaFamily, Config>::path(a, workspace != nullptr);
+}
+
+// Whether Gemm<Config>::run(args, workspace) loads C into the epilogue's staging boxes with TMA
+// (collective/staged_c_loader.hpp) rather than reading it with ordinary loads: the kernel stores
+// D with TMA (the TMA path, or the packed path with a workspace), the epilogue reads C, C's
+// element has D's size and TMA can describe C as the caller gave it.
+template <class Config>
+bool wgmma_stages_c(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
+  const PackingPlan plan = tma_launch::plan_packing<Config>(a);
+  const TmaPath chosen = choose_path(plan, workspace != nullptr);
+  const bool tma_stores = chosen == TmaPath::kTma || (chosen == TmaPath::kPacked && !(plan.d.packed && workspace == nullptr));
+  if (!tma_stores || !Config::kStagedCPossible || a.M == 0 || a.N == 0) return false;
+  TmaGemmParams<Config> p{};
+  tma_launch::fill<Config>(p, a);
+  return KernelLauncher<WgmmaFamily, Config>::stages_c(p);
 }
 
 }  // namespace tessera::gemm

@@ -99,8 +99,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void fence_registers(float (&d)[N]) {
 template <int N, WgmmaType T, int kTransA, int kTransB>
 TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k16(float (&d)[N / 2], std::uint64_t desc_a,
                                                      std::uint64_t desc_b, int scale_d) {
-  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
-                "Tessera wgmma: the wrapped shapes are m64n64k16, m64n128k16, m64n192k16 and m64n256k16");
+  static_assert(N == 16 || N == 32 || N == 64 || N == 128 || N == 192 || N == 256,
+                "Tessera wgmma: the wrapped shapes are m64nNk16 for N = 16, 32, 64, 128, 192 and 256");
   detail::WgmmaInstruction<N, T>::template run<kTransA, kTransB>(d, desc_a, desc_b, scale_d);
 }
 

@@ -14,6 +14,100 @@ template <int N, WgmmaType T>
 struct WgmmaInstruction;
 
 template <>
+struct WgmmaInstruction<16, WgmmaType::kF16> {
+  template <int kTransA, int kTransB>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1, %11, %12;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaInstruction<16, WgmmaType::kBf16> {
+  template <int kTransA, int kTransB>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1, %11, %12;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaInstruction<32, WgmmaType::kF16> {
+  template <int kTransA, int kTransB>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1, %19, %20;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaInstruction<32, WgmmaType::kBf16> {
+  template <int kTransA, int kTransB>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1, %19, %20;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
 struct WgmmaInstruction<64, WgmmaType::kF16> {
   template <int kTransA, int kTransB>
   TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[32], std::uint64_t desc_a,

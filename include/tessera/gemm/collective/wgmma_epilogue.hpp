@@ -13,9 +13,13 @@
 // Direct (the generic path, for D/C no TMA can describe): each thread writes its values
 // with ordinary, bounds-checked element stores.
 //
-// C is read (only when the epilogue reads it) with ordinary loads before the values are
-// written, so C == D (in place) is safe: every element is read before the store that
-// overwrites it.
+// C is read only when the epilogue reads it, before the values are written, so C == D (in
+// place) is safe: every element is read before the store that overwrites it. Where the call
+// stages C (p.c_staged: the TMA path, C's element of D's size and TMA able to describe C),
+// the kernel's C loader has loaded each box of C with TMA into the very staging box whose D
+// it becomes, ahead of the epilogue: a thread reads its C values there and writes D in their
+// place, and a box is released to the loader (c_empty) once its store has read it. Else C
+// comes with ordinary loads from global memory.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -34,61 +38,142 @@ namespace tessera::gemm {
 
 
 // ElementC, ElementD, LayoutC: C's and D's element types and their layout; kN: the N tile;
-// kRowBlocks: the warpgroup's 64-row blocks. The kernel's parameters carry the epilogue.
-template <class ElementC, class ElementD, class LayoutC, int kN_, int kRowBlocks_>
+// kRowBlocks: the warpgroup's 64-row blocks; kBoxes: its staging boxes (at least 2). The
+// kernel's parameters carry the epilogue.
+template <class ElementC, class ElementD, class LayoutC, int kN_, int kRowBlocks_, int kBoxes_ = 2>
 struct WgmmaEpilogue {
   using EC = ElementC;
   using ED = ElementD;
   static constexpr bool kRowMajor = LayoutC::kIsRowMajor;
   static constexpr int kN = kN_;
   static constexpr int kRowBlocks = kRowBlocks_;
+  static constexpr int kBoxes = kBoxes_;
   static constexpr int kAccPerBlock = kN / 2;
   using Atom = mma::WgmmaAtom<(kN <= 256 ? kN : 256)>;
-  // A staging box: 64 lines of kLineElements elements of D.
+  // A staging box: lines of 128 bytes of D (rows of a row-major D, columns of a
+  // column-major one), 128-byte swizzled; where the N tile is narrower than one line of a
+  // row-major D, 64 rows of kN elements, unswizzled (a box must not reach into the next tile).
   static constexpr int kLineElements = 128 / int(sizeof(ED));
-  using Box = Sw128StagingTile<64, int(sizeof(ED))>;
+  static constexpr bool kNarrowRows = kRowMajor && kN < kLineElements;
   // Box extent in rows and columns of D.
   static constexpr int kBoxRows = kRowMajor ? 64 : kLineElements;
-  static constexpr int kBoxCols = kRowMajor ? kLineElements : 64;
+  static constexpr int kBoxCols = kRowMajor ? (kNarrowRows ? kN : kLineElements) : (kN < 64 ? kN : 64);
+  static constexpr int kBoxLineBytes = kNarrowRows ? kN * int(sizeof(ED)) : 128;
+  static constexpr int kBoxLines = kRowMajor ? 64 : kBoxCols;
+  static constexpr int kBoxBytes = kBoxLines * kBoxLineBytes;
+  // Boxes sit this far apart in the staging buffer (the configuration's kStagingBoxBytes).
+  static constexpr int kBoxStride = 64 * 128;
+  using Box = Sw128StagingTile<64, int(sizeof(ED))>;
   static_assert(64 % kBoxRows == 0 && kN % kBoxCols == 0, "Tessera: epilogue boxes must tile the warpgroup's block");
+  static_assert(kBoxBytes <= kBoxStride && kBoxLineBytes % 16 == 0, "Tessera: an epilogue box is 16-byte lines of at most 8 KiB");
+  static_assert(kBoxes >= 2, "Tessera: the epilogue needs at least two staging boxes per warpgroup");
+  // The boxes of one warpgroup's block, in the order they are stored (and C is loaded).
+  static constexpr int kBoxesPerBlock = kRowBlocks * (64 / kBoxRows) * (kN / kBoxCols);
+
+  // Where C comes from: not read; ordinary loads from global memory; or, as the call says
+  // (p.c_staged), the staging box itself (loaded there with TMA by the kernel's C loader,
+  // staged_c_loader.hpp) or global memory.
+  enum class CSource { kNone, kGlobal, kGlobalOrStaged };
+
+  // Byte offset of element (row, col) of a box (row-major D: line = row).
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset(int line, int element) {
+    if constexpr (kNarrowRows) {
+      return std::uint32_t(line * kBoxLineBytes + element * int(sizeof(ED)));
+    } else {
+      return Box::offset(line, element);
+    }
+  }
+
+  // The origin (row, column of D) of box b of the warpgroup's block at (m0, n0), b in store order.
+  struct BoxOrigin {
+    int row, col;
+  };
+  TESSERA_HOST_DEVICE static constexpr BoxOrigin box_origin(int b) {
+    const int per_block = kBoxesPerBlock / kRowBlocks;
+    const int rb = b / per_block, within = b % per_block;
+    const int br = within / (kN / kBoxCols), bc = within % (kN / kBoxCols);
+    return {rb * 64 + br * kBoxRows, bc * kBoxCols};
+  }
+  // The box's coordinates as its tensor map (D's, and C's) takes them: {inner, outer}.
+  TESSERA_HOST_DEVICE static constexpr BoxOrigin map_coordinates(int row, int col) {
+    return kRowMajor ? BoxOrigin{col, row} : BoxOrigin{row, col};
+  }
 
   // The warpgroup's block of the tile: rows [m0, m0 + 64 kRowBlocks), columns [n0, n0 + N).
-  // staging: this warpgroup's two boxes; turn counts this warpgroup's boxes (picks the
-  // buffer); barrier: the warpgroup's named-barrier id; t: thread in the warpgroup.
+  // staging: this warpgroup's kBoxes boxes; turn counts this warpgroup's boxes (picks the
+  // buffer and, with staged C, its barrier phase); barrier: the warpgroup's named-barrier
+  // id; t: thread in the warpgroup; c_full / c_empty: this warpgroup's C barriers, one pair
+  // per box (used only where the call stages C: p.c_staged).
   template <class Params>
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                       int barrier, int t) {
+                                       int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
-    // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy: the
-    // second made ptxas spill there.
+    // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy for
+    // everything: a second made ptxas spill there. C staged or read from global memory share
+    // one copy (a third copy made ptxas spill with heavier epilogues).
     if constexpr (kRowBlocks == 1) {
       if (!p.epilogue.reads_c()) {
-        tma_store_boxes<false>(p, acc, m0, n0, staging, turn, barrier, t);
+        tma_store_boxes<CSource::kNone>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
         return;
       }
     }
-    tma_store_boxes<true>(p, acc, m0, n0, staging, turn, barrier, t);
+    if constexpr (sizeof(EC) == sizeof(ED)) {
+      tma_store_boxes<CSource::kGlobalOrStaged>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+    } else {
+      tma_store_boxes<CSource::kGlobal>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+    }
   }
 
  private:
-  // kReadC: C may be read (where the call reads it and the element is inside M x N); else
-  // the call does not read C.
-  template <bool kReadC, class Params>
+  // C's pair from the staging box (C has D's element size, so its box has D's geometry): in
+  // one load where the pair is adjacent (row-major), else one load each.
+  TESSERA_DEVICE static void staged_c_pair(const unsigned char* at0, const unsigned char* at1, float& c0,
+                                           float& c1) {
+    static_assert(sizeof(EC) == sizeof(ED), "Tessera: C is staged in D's boxes only when it has D's element size");
+    if constexpr (kRowMajor && sizeof(EC) == 4) {
+      asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(c0), "=f"(c1) : "r"(nvidia::smem_address(at0)) : "memory");
+    } else if constexpr (kRowMajor) {
+      std::uint32_t w;
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(nvidia::smem_address(at0)) : "memory");
+      c0 = to_float(EC::from_bits(std::uint16_t(w & 0xffffu)));
+      c1 = to_float(EC::from_bits(std::uint16_t(w >> 16)));
+    } else if constexpr (sizeof(EC) == 4) {
+      asm volatile("ld.shared.f32 %0, [%1];" : "=f"(c0) : "r"(nvidia::smem_address(at0)) : "memory");
+      asm volatile("ld.shared.f32 %0, [%1];" : "=f"(c1) : "r"(nvidia::smem_address(at1)) : "memory");
+    } else {
+      std::uint16_t h0, h1;
+      asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(nvidia::smem_address(at0)) : "memory");
+      asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h1) : "r"(nvidia::smem_address(at1)) : "memory");
+      c0 = to_float(EC::from_bits(h0));
+      c1 = to_float(EC::from_bits(h1));
+    }
+  }
+
+  template <CSource kC, class Params>
   TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
-                                             int barrier, int t) {
+                                             int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
+    // Whether C is in the staging boxes (known at compile time but for kGlobalOrStaged).
+    const bool staged = kC == CSource::kGlobalOrStaged && p.c_staged;
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int br = 0; br < 64 / kBoxRows; ++br) {
         TESSERA_UNROLL
         for (int bc = 0; bc < kN / kBoxCols; ++bc) {
-          unsigned char* box = staging + (turn & 1) * Box::kBytes;
-          // The buffer's previous store (two boxes ago) must have read it.
-          if (t == 0) nvidia::bulk_wait_group_read<1>();
-          nvidia::named_barrier_sync(barrier, 128);
+          const int slot = (kBoxes & (kBoxes - 1)) == 0 ? (turn & (kBoxes - 1)) : turn % kBoxes;
+          unsigned char* box = staging + slot * kBoxStride;
+          if (staged) {
+            // C's box has landed; the loader wrote it only after the box's previous store
+            // had read it (the release below).
+            nvidia::mbarrier_wait(&c_full[slot], std::uint32_t((turn / kBoxes) & 1));
+          } else {
+            // The buffer's previous store (kBoxes boxes ago) must have read it.
+            if (t == 0) nvidia::bulk_wait_group_read<kBoxes - 1>();
+            nvidia::named_barrier_sync(barrier, 128);
+          }
           const int row_lo = br * kBoxRows, col_lo = bc * kBoxCols;
           // Column-major: the thread's four staging addresses of the box's first 8-column group
           // (rows r and r + 8, columns c and c + 1, c = 2 (lane % 4)); every other group is 8
@@ -115,8 +200,29 @@ struct WgmmaEpilogue {
             }
             const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
             const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
+            // The pair's two staging addresses (row-major: adjacent; column-major: two lines).
+            unsigned char* at0;
+            unsigned char* at1;
+            if constexpr (kRowMajor) {
+              at0 = box + offset(e.row - row_lo, e.col - col_lo);
+              at1 = at0 + sizeof(ED);
+            } else {
+              const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
+              const int h = (i / 2) % 2;
+              at0 = box + col_base[h][0] + group;
+              at1 = box + col_base[h][1] + group;
+            }
             float v0, v1;
-            if constexpr (kReadC) {
+            if constexpr (kC == CSource::kGlobalOrStaged) {
+              // Staged: every thread reads exactly the C elements whose D it then writes in
+              // their place.
+              float c0 = 0.0f, c1 = 0.0f;
+              if (staged) staged_c_pair(at0, at1, c0, c1);
+              v0 = staged ? p.epilogue(acc[rb][i], EpilogueElement{m, n, c0, true})
+                          : detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
+              v1 = staged ? p.epilogue(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true})
+                          : detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
+            } else if constexpr (kC == CSource::kGlobal) {
               v0 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
               v1 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
             } else {
@@ -124,30 +230,30 @@ struct WgmmaEpilogue {
               v1 = detail::epilogue_without_c(p, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
-              const std::uint32_t at = nvidia::smem_address(box + Box::offset(e.row - row_lo, e.col - col_lo));
+              const std::uint32_t at = nvidia::smem_address(at0);
               if constexpr (sizeof(ED) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
               } else {
                 asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
               }
             } else {
-              // Column-major: (r, c) and (r, c + 1) are on two lines (col_base above).
-              const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
-              const int h = (i / 2) % 2;
-              *reinterpret_cast<ED*>(box + col_base[h][0] + group) = from_float<ED>(v0);
-              *reinterpret_cast<ED*>(box + col_base[h][1] + group) = from_float<ED>(v1);
+              *reinterpret_cast<ED*>(at0) = from_float<ED>(v0);
+              *reinterpret_cast<ED*>(at1) = from_float<ED>(v1);
             }
           }
           nvidia::fence_proxy_async_shared();
           nvidia::named_barrier_sync(barrier, 128);
           if (t == 0) {
-            const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
-            if constexpr (kRowMajor) {
-              nvidia::tma_store_2d(&p.map_d, box, col, row);
-            } else {
-              nvidia::tma_store_2d(&p.map_d, box, row, col);
-            }
+            const BoxOrigin at = map_coordinates(int(m0) + rb * 64 + row_lo, int(n0) + col_lo);
+            nvidia::tma_store_2d(&p.map_d, box, at.row, at.col);
             nvidia::bulk_commit_group();
+            if (staged) {
+              // Once the store has read the box, C of a later box may be loaded into it: released
+              // at once, so that the loads of the tile's later boxes are not chained one behind
+              // another (one box later, they were: beta = 1 cost 6% at 4096^3 on an H100).
+              nvidia::bulk_wait_group_read<0>();
+              nvidia::mbarrier_arrive(&c_empty[slot]);
+            }
           }
           ++turn;
         }

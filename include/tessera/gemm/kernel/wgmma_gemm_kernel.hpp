@@ -14,12 +14,15 @@
 // With a cluster, operand tiles shared by CTAs are multicast (tma_producer.hpp) and a
 // consumer frees a stage in every CTA that writes into it; before the CTAs leave, each
 // producer waits until its stages have been released (TmaProducer::tail).
+// Where the call stages C (p.c_staged), warp 1 of the producer warpgroup loads C into the
+// epilogue's staging boxes with TMA ahead of each epilogue (staged_c_loader.hpp).
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp).
 #pragma once
 #include <cstdint>
 #include <type_traits>
 
 #include "tessera/arch/nvidia/wgmma.hpp"
+#include "tessera/gemm/collective/staged_c_loader.hpp"
 #include "tessera/gemm/collective/wgmma_epilogue.hpp"
 #include "tessera/gemm/collective/wgmma_mainloop.hpp"
 #include "tessera/gemm/kernel/tma_kernel_support.hpp"
@@ -60,6 +63,13 @@ struct WgmmaGemmKernel {
   // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong
   // turns; 5 the generic producer's threads.
   static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3;
+  using Epilogue = WgmmaEpilogue<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+                                 Config::kBlockN, kRowBlocks, Config::kStagingBoxes>;
+  using CLoader = StagedCLoader<Config, Epilogue>;
+  static constexpr int kBoxes = Config::kStagingBoxes;
+  // TMA stores: the C barriers after the stage barriers and their spare pair, [2][kBoxes]
+  // full ones, then as many empty ones (offsets from full[0]).
+  static constexpr int kCFullOffset = 2 * kStages + 2, kCEmptyOffset = kCFullOffset + 2 * kBoxes;
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
@@ -79,6 +89,8 @@ struct WgmmaGemmKernel {
     }
     std::uint64_t* empty = full + kStages;
     std::uint64_t* raw_full = empty + kStages;  // generic path: one per raw slot
+    std::uint64_t* c_full = full + kCFullOffset;
+    std::uint64_t* c_empty = full + kCEmptyOffset;
 
     const int warpgroup = int(threadIdx.x) / 128;
     const int t = int(threadIdx.x) % 128;
@@ -93,6 +105,7 @@ struct WgmmaGemmKernel {
           nvidia::mbarrier_init(&raw_full[s], RealigningProducer::kThreads);
         }
       }
+      if constexpr (kTmaStores) init_stage_barriers(c_full, c_empty, 2 * kBoxes, 1, 1);
       nvidia::fence_barrier_init();
     }
     cta_or_cluster_sync<Cluster>();  // every CTA's barriers exist before any CTA arrives on them
@@ -106,6 +119,11 @@ struct WgmmaGemmKernel {
             nvidia::tma_prefetch(&p.map_b);
             const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at);
             Producer::tail(empty, filled);
+          }
+          __syncwarp();
+        } else if (t < 64) {
+          if constexpr (kTmaStores) {
+            if (t == 32 && p.c_staged) CLoader::run(p, c_full, c_empty, staging, worker, at.cm, at.cn);
           }
           __syncwarp();
         }
@@ -128,10 +146,8 @@ struct WgmmaGemmKernel {
                                      std::uint64_t* empty, unsigned char* stages_a, unsigned char* stages_b,
                                      unsigned char* staging, int worker, const ClusterPosition<Cluster>& at) {
     using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1)>;
-    using Epilogue = WgmmaEpilogue<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
-                                   Config::kBlockN, kRowBlocks>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
-    unsigned char* my_staging = staging + c * 2 * Epilogue::Box::kBytes;
+    unsigned char* my_staging = staging + c * kBoxes * Epilogue::kBoxStride;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
     auto release = [&](int stage) {
       if (t != 0) return;
@@ -170,7 +186,10 @@ struct WgmmaGemmKernel {
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(tile.n) * Config::kBlockN;
       if constexpr (kTmaStores) {
-        Epilogue::tma_store(p, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t);
+        // This warpgroup's C barriers, found from full[0] (kept live anyway) rather than kept
+        // in registers of their own through the main loop.
+        Epilogue::tma_store(p, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t, full + kCFullOffset + c * kBoxes,
+                            full + kCEmptyOffset + c * kBoxes);
       } else {
         Epilogue::direct_store(p, acc, m0, n0, t);
       }

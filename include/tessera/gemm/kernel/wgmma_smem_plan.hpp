@@ -18,7 +18,8 @@ struct WgmmaSmemPlan : TmaStageBuffers<Config> {
   using typename TmaStageBuffers<Config>::StagesA;
   using typename TmaStageBuffers<Config>::StagesB;
   using typename TmaStageBuffers<Config>::Staging;
-  struct Barriers : smem::Buffer<detail::wgmma_barrier_bytes(Config::kStages), 16> {
+  // The stage ring's barriers, then the epilogue's C barriers (a pair per staging box).
+  struct Barriers : smem::Buffer<detail::wgmma_barrier_bytes(Config::kStages) + Config::kCBarrierBytes, 16> {
     static constexpr const char* kName = "barriers";
   };
   // Persistent and warp-specialised: the producer refills stages while the consumers

@@ -1,0 +1,150 @@
+// The rule of Gemm<Auto<...>> (auto_gemm.hpp): which shipped Hopper configuration a call runs,
+// from what the call is (M, N, K, whether TMA can describe A and B, whether the epilogue reads
+// C and whether C can be staged) and the device's SM count. Host-only and constexpr, so the
+// host tests walk it for every benchmark shape; the entries' own checks (can_implement) guard
+// the launch again.
+//
+// The entries (auto_gemm.hpp has their types), each a configuration tested by the GPU suite:
+//   kSmallM16/32/64   WgmmaSmallM<..., 16/32/64> (small_m.hpp): D^T = B^T A^T with the weights
+//                     on the tensor cores' 64-row side, K split over a cluster
+//   kSplit64/128/256  ClusterSplitK with 128 x 64, 128 x 128, 128 x 256 tiles
+//                     (cluster_split_config.hpp): few output tiles, K split over a cluster
+//                     where it is deep enough
+//   kLarge            WgmmaConfig 128 x 256, Cooperative, persistent (the family's default)
+//   kLarge2x1         the same in 2 x 1 clusters (B tiles multicast)
+// Where the epilogue reads C, the two large entries load it with TMA ahead of the epilogue
+// when C can be (wgmma_gemm.hpp, wgmma_stages_c), else with ordinary loads.
+//
+// The rule, first match:
+//   1. small M: M <= 64, N >= 4 M and N >= 512, A and B describable by TMA -> the smallest
+//      small-M tile that holds M (16 and 32 only for a row-major A).
+//   2. few tiles: A and B describable by TMA and fewer 128 x 256 output tiles than half the
+//      SMs -> a split entry (split_entry below: wide tiles for deep K, the least split that
+//      fills the SMs otherwise).
+//   3. at least two waves of 128 x 256 tiles and A, B describable by TMA -> kLarge2x1 (on the
+//      packed path, clusters measured slower); else kLarge, which runs every valid argument
+//      (the packed and generic paths included).
+// The thresholds come from measurements on an H100 (benchmark/notes/small_m.md).
+#pragma once
+#include <cstdint>
+
+#include "tessera/core/math.hpp"
+#include "tessera/gemm/cluster_slices.hpp"
+
+namespace tessera::gemm {
+
+enum class AutoEntry { kSmallM16, kSmallM32, kSmallM64, kSplit64, kSplit128, kSplit256, kLarge, kLarge2x1 };
+
+// What the rule reads of a call.
+struct AutoProblem {
+  std::int64_t M = 0, N = 0, K = 0;
+  bool tma_a = false, tma_b = false;  // TMA can describe A, B (tma.hpp)
+  bool k_major_a = true;              // A is row-major
+  int sms = 132;
+};
+
+// Why an entry was chosen (explain() says it in words).
+enum class AutoReason { kSmallM, kFewTiles, kManyTiles, kDefault, kFallback };
+
+struct AutoChoice {
+  AutoEntry entry;
+  AutoReason reason;
+};
+
+struct AutoRule {
+  static constexpr std::int64_t kSmallMMax = 64;
+  static constexpr std::int64_t kSmallMMinN = 512;
+  static constexpr std::int64_t kDeepKTiles = 256;  // K >= 16384
+
+  // Whether an entry's configuration runs the problem at all (its can_implement's rules, as
+  // the rule sees them): every entry but the large ones needs TMA loads; narrow small-M tiles
+  // a row-major A.
+  static constexpr bool runs(AutoEntry e, const AutoProblem& p) {
+    switch (e) {
+      case AutoEntry::kSmallM16:
+      case AutoEntry::kSmallM32: return p.tma_a && p.tma_b && p.k_major_a;
+      case AutoEntry::kSmallM64:
+      case AutoEntry::kSplit64:
+      case AutoEntry::kSplit128:
+      case AutoEntry::kSplit256: return p.tma_a && p.tma_b;
+      case AutoEntry::kLarge:
+      case AutoEntry::kLarge2x1: return true;
+    }
+    return false;
+  }
+
+  // The smallest small-M tile that holds M (tiles below 64 need a row-major A).
+  static constexpr AutoEntry small_m_entry(const AutoProblem& p) {
+    if (p.M <= 16 && p.k_major_a) return AutoEntry::kSmallM16;
+    if (p.M <= 32 && p.k_major_a) return AutoEntry::kSmallM32;
+    return AutoEntry::kSmallM64;
+  }
+
+  static constexpr std::int64_t tiles(const AutoProblem& p, int tile_n) {
+    return ceil_div<std::int64_t>(p.M, 128) * ceil_div<std::int64_t>(p.N, tile_n);
+  }
+  // The split a split entry with tile_n-wide tiles takes (cluster_slices.hpp), and the CTAs
+  // it then runs.
+  static constexpr int split_of(const AutoProblem& p, int tile_n) {
+    return choose_cluster_splits(tiles(p, tile_n), ceil_div<std::int64_t>(p.K, 64), p.sms);
+  }
+  static constexpr std::int64_t split_ctas(const AutoProblem& p, int tile_n) {
+    return tiles(p, tile_n) * split_of(p, tile_n);
+  }
+  // Among the split tiles (widest first): with deep K (kDeepKTiles K tiles or more), the widest
+  // whose CTAs fill 45% of the SMs (less traffic per FLOP counts more than idle SMs: 256 x 256 x
+  // 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of 128 x 64); else, among those that
+  // fill 9/10 of the SMs, the one split least (the cluster's sum costs more than a narrower
+  // tile: 128 x 4096 x 4096 ran faster on 128 x 64 tiles split 2 than on 128 x 128 split 4);
+  // else the one with the most CTAs.
+  static constexpr AutoEntry split_entry(const AutoProblem& p) {
+    const AutoEntry entries[3] = {AutoEntry::kSplit256, AutoEntry::kSplit128, AutoEntry::kSplit64};
+    const int widths[3] = {256, 128, 64};
+    const std::int64_t sms = p.sms;
+    if (ceil_div<std::int64_t>(p.K, 64) >= kDeepKTiles) {
+      for (int i = 0; i < 3; ++i) {
+        if (20 * split_ctas(p, widths[i]) >= 9 * sms) return entries[i];
+      }
+    }
+    int best = -1;
+    for (int i = 0; i < 3; ++i) {
+      if (10 * split_ctas(p, widths[i]) < 9 * sms) continue;
+      if (best < 0 || split_of(p, widths[i]) < split_of(p, widths[best])) best = i;
+    }
+    if (best >= 0) return entries[best];
+    best = 2;
+    for (int i = 0; i < 3; ++i) {
+      if (split_ctas(p, widths[i]) > split_ctas(p, widths[best])) best = i;
+    }
+    return entries[best];
+  }
+
+  static constexpr AutoChoice choose(const AutoProblem& p) {
+    if (p.M <= kSmallMMax && p.N >= 4 * p.M && p.N >= kSmallMMinN) {
+      const AutoEntry e = small_m_entry(p);
+      if (runs(e, p)) return {e, AutoReason::kSmallM};
+    }
+    const std::int64_t large_tiles = tiles(p, 256);
+    if (2 * large_tiles < p.sms && runs(AutoEntry::kSplit64, p)) return {split_entry(p), AutoReason::kFewTiles};
+    if (large_tiles >= 2 * std::int64_t(p.sms) && p.tma_a && p.tma_b) {
+      return {AutoEntry::kLarge2x1, AutoReason::kManyTiles};
+    }
+    return {AutoEntry::kLarge, AutoReason::kDefault};
+  }
+};
+
+inline const char* auto_entry_name(AutoEntry e) {
+  switch (e) {
+    case AutoEntry::kSmallM16: return "WgmmaSmallM<16> (D^T = B^T A^T, 128 x 16 tiles, K split over a cluster)";
+    case AutoEntry::kSmallM32: return "WgmmaSmallM<32> (D^T = B^T A^T, 128 x 32 tiles, K split over a cluster)";
+    case AutoEntry::kSmallM64: return "WgmmaSmallM<64> (D^T = B^T A^T, 128 x 64 tiles, K split over a cluster)";
+    case AutoEntry::kSplit64: return "ClusterSplitK<128 x 64 x 64> (one CTA per tile, K split over a cluster where deep)";
+    case AutoEntry::kSplit128: return "ClusterSplitK<128 x 128 x 64> (one CTA per tile, K split over a cluster where deep)";
+    case AutoEntry::kSplit256: return "ClusterSplitK<128 x 256 x 64> (one CTA per tile, K split over a cluster where deep)";
+    case AutoEntry::kLarge: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent (the default)";
+    case AutoEntry::kLarge2x1: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent, 2 x 1 clusters (B multicast)";
+  }
+  return "?";
+}
+
+}  // namespace tessera::gemm

@@ -1,0 +1,234 @@
+// Host tests of issue 17's shape-driven pieces: the cluster split-K scheduler and its split
+// rule (cluster_slices.hpp), the selector's rule (auto_rule.hpp) on every shape of the LLM
+// benchmark suite and on random problems, the transposed problem's epilogue and Status
+// renaming (transposed.hpp), and the shared-memory plans of the new configurations.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "tessera/gemm/auto_rule.hpp"
+#include "tessera/gemm/cluster_slices.hpp"
+#include "tessera/gemm/cluster_split_config.hpp"
+#include "tessera/gemm/kernel/cluster_split_smem_plan.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
+#include "tessera/gemm/small_m.hpp"
+#include "tessera/gemm/transposed.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
+#include "llm_benchmark_shapes.hpp"
+
+using namespace tessera;
+using namespace tessera::gemm;
+
+TEST_CASE("ClusterSlices: every K tile of every tile exactly once, clusters of consecutive CTAs",
+          "[gemm][scheduler][split]") {
+  for (const int splits : {1, 2, 3, 4, 7, 8, 16}) {
+    for (const std::int64_t K : {64, 640, 1000, 4096}) {
+      const TileGrid g{1000, 300, K, 128, 128, 64};
+      const auto s = scheduler::ClusterSlices::make(g, splits);
+      const std::int64_t tiles = ((1000 + 127) / 128) * ((300 + 127) / 128);
+      REQUIRE(s.units() == tiles * splits);
+      REQUIRE(scheduler::ClusterSlices::units(g, splits) == s.units());
+      std::map<std::pair<int, int>, std::vector<int>> k_seen;
+      for (int w = 0; w < s.units(); ++w) {
+        REQUIRE(s.units_of(w) == 1);
+        const WorkUnit u = s.unit(w, 0, 0, 0);
+        INFO("splits " << splits << " K " << K << " worker " << w);
+        REQUIRE(u.slice == w % splits);  // the CTA's rank in a 1-D cluster of `splits`
+        // The CTAs of one cluster share a tile.
+        const WorkUnit first = s.unit(w - w % splits, 0, 0, 0);
+        REQUIRE((u.m == first.m && u.n == first.n));
+        if (splits <= g.k_tiles()) REQUIRE(u.k_tiles() >= 1);  // no empty slice
+        REQUIRE(u.k_tiles() <= (g.k_tiles() + splits - 1) / splits);
+        for (int k = u.k_begin; k < u.k_end; ++k) k_seen[{u.m, u.n}].push_back(k);
+      }
+      REQUIRE(std::int64_t(k_seen.size()) == tiles);
+      for (auto& [tile, ks] : k_seen) {
+        REQUIRE(int(ks.size()) == g.k_tiles());
+        REQUIRE(std::set<int>(ks.begin(), ks.end()).size() == ks.size());
+      }
+      REQUIRE(s.units_of(int(s.units())) == 0);
+    }
+  }
+}
+
+TEST_CASE("choose_cluster_splits: fill the SMs in one wave, slices deep enough, residency respected",
+          "[gemm][scheduler][split]") {
+  CHECK(choose_cluster_splits(32, 64, 132) == 4);   // decode 4096: 32 tiles of 128 rows
+  CHECK(choose_cluster_splits(64, 128, 132) == 2);  // decode 8192
+  CHECK(choose_cluster_splits(16, 256, 132) == 8);  // 512 x 512 x 16384, 128 x 128 tiles
+  CHECK(choose_cluster_splits(4, 1024, 132) == 16);  // 256 x 256 x 65536
+  CHECK(choose_cluster_splits(8, 1024, 132) == 16);
+  CHECK(choose_cluster_splits(200, 1024, 132) == 1);  // the tiles alone fill the GPU
+  CHECK(choose_cluster_splits(16, 48, 132) == 3);     // K: 48 K tiles, slices of at least 16
+  CHECK(choose_cluster_splits(16, 31, 132) == 1);
+  CHECK(choose_cluster_splits(64, 16, 132) == 1);     // 1024^3 in 128 x 128 tiles: too shallow
+  CHECK(choose_cluster_splits(16, 256, 132, 8) == 8);  // a lower limit
+  // Clusters of 8 not resident 16 at a time: the largest size that is.
+  CHECK(choose_cluster_splits(16, 256, 132, [](int s) { return s > 4 ? 10 : 132 / s; }) == 4);
+  // Never more CTAs than SMs, never an empty slice.
+  for (std::int64_t tiles = 1; tiles < 300; tiles += 7) {
+    for (std::int64_t k_tiles : {1, 3, 8, 64, 1000}) {
+      const int s = choose_cluster_splits(tiles, k_tiles, 132);
+      REQUIRE(s >= 1);
+      REQUIRE(s <= kMaxClusterSplits);
+      if (s > 1) {
+        REQUIRE(tiles * s <= 132);
+        REQUIRE(k_tiles >= 16 * s);
+      }
+    }
+  }
+}
+
+namespace {
+using Extents = tessera::test::GemmExtents;
+using tessera::test::llm_benchmark_shapes;
+// The suite's layouts (A row-major, B = W[N][K], D row-major), ld = the contiguous extent, 16-bit
+// elements, 256-byte aligned buffers: TMA describes an operand when its rows are 16-byte multiples.
+AutoProblem suite_problem(const Extents& x, int sms = 132) {
+  AutoProblem p;
+  p.M = x.M;
+  p.N = x.N;
+  p.K = x.K;
+  p.tma_a = p.tma_b = (x.K * 2) % 16 == 0;
+  p.k_major_a = true;
+  p.sms = sms;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("selector rule: every benchmark shape gets an entry that runs it, and the expected one",
+          "[gemm][auto]") {
+  for (const Extents& x : llm_benchmark_shapes()) {
+    const AutoProblem p = suite_problem(x);
+    const AutoChoice c = AutoRule::choose(p);
+    INFO("M=" << x.M << " N=" << x.N << " K=" << x.K << ": " << auto_entry_name(c.entry));
+    REQUIRE(AutoRule::runs(c.entry, p));
+    if (x.M <= 16) CHECK(c.entry == AutoEntry::kSmallM16);
+    if (x.M == 32) CHECK(c.entry == AutoEntry::kSmallM32);
+    if (x.M == 64) CHECK(c.entry == AutoEntry::kSmallM64);
+    if (x.M == 128) CHECK(c.entry == AutoEntry::kSplit64);  // 128 x 64 tiles, split 2 (4096) or 1 (8192)
+    if (x.M == 1024 && x.K == 1024) CHECK(c.entry == AutoEntry::kSplit64);
+    if (x.M == 4097) CHECK(c.entry == AutoEntry::kLarge);  // TMA cannot describe A: the packed path
+    if (x.M >= 4096 && x.M != 4097) CHECK(c.entry == AutoEntry::kLarge2x1);
+    if (x.M == 2048 && x.N == 2048) CHECK(c.entry == AutoEntry::kLarge);
+    if (x.K >= 16384 && x.M <= 1024) {
+      CHECK((c.entry == AutoEntry::kSplit128 || c.entry == AutoEntry::kSplit256));
+      CHECK(AutoRule::split_ctas(p, x.M <= 256 ? 128 : 256) >= 64);
+    }
+  }
+}
+
+TEST_CASE("selector rule: never an entry that cannot run the problem (random problems)", "[gemm][auto]") {
+  std::mt19937_64 rng(17);
+  auto extent = [&](int max_log2) {
+    const int bits = int(rng() % unsigned(max_log2 + 1));
+    return std::int64_t(1 + rng() % (std::uint64_t(1) << bits));
+  };
+  for (int i = 0; i < 20000; ++i) {
+    AutoProblem p;
+    p.M = extent(15);
+    p.N = extent(16);
+    p.K = rng() % 8 == 0 ? 0 : extent(17);
+    p.tma_a = rng() % 4 != 0;
+    p.tma_b = rng() % 4 != 0;
+    p.k_major_a = rng() % 2 == 0;
+    p.sms = rng() % 2 == 0 ? 132 : 114;
+    const AutoChoice c = AutoRule::choose(p);
+    INFO("M=" << p.M << " N=" << p.N << " K=" << p.K << " tma " << p.tma_a << p.tma_b << " kmajor " << p.k_major_a);
+    REQUIRE(AutoRule::runs(c.entry, p));
+    if (!(p.tma_a && p.tma_b)) REQUIRE(((c.entry == AutoEntry::kLarge) || (c.entry == AutoEntry::kLarge2x1)));
+    if (!p.k_major_a) REQUIRE((c.entry != AutoEntry::kSmallM16 && c.entry != AutoEntry::kSmallM32));
+  }
+}
+
+namespace {
+struct RecordingElement {
+  std::int64_t m, n;
+  bool has_c() const { return true; }
+  float c() const { return 0.5f; }
+};
+struct RowTimesTen {  // D = acc + 10 m + n / 1000 + C: sees where the element is
+  using Arguments = NoEpilogueArguments;
+  static Status can_implement(const Arguments&, const EpilogueProblem& p) {
+    return p.M == 3 && p.N == 500 ? Status::kSuccess : Status::kErrorUnsupported;
+  }
+  static RowTimesTen make(const Arguments&, const EpilogueProblem&) { return {}; }
+  bool reads_c() const { return true; }
+  template <class E>
+  float operator()(float acc, const E& e) const {
+    return acc + 10.0f * float(e.m) + float(e.n) / 1000.0f + e.c();
+  }
+};
+}  // namespace
+
+TEST_CASE("transposed problem: the user's epilogue sees D's coordinates and problem", "[gemm][transposed]") {
+  using T = TransposedEpilogue<RowTimesTen>;
+  // The transposed problem is N x M; the user's epilogue is asked about M x N.
+  const EpilogueProblem transposed{500, 3, 64, 1.0f, 0.0f};
+  CHECK(T::can_implement({}, transposed) == Status::kSuccess);
+  CHECK(T::can_implement({}, EpilogueProblem{3, 500, 64, 1.0f, 0.0f}) == Status::kErrorUnsupported);
+  const T e = T::make({}, transposed);
+  // Element (row 7, column 2) of D^T is element (2, 7) of D.
+  CHECK(e(1.0f, RecordingElement{7, 2}) == Approx(1.0f + 20.0f + 0.007f + 0.5f));
+  CHECK(e.reads_c());
+  CHECK(gemm::detail::transpose_status(Status::kErrorMisalignedA) == Status::kErrorMisalignedB);
+  CHECK(gemm::detail::transpose_status(Status::kErrorLeadingDimB) == Status::kErrorLeadingDimA);
+  CHECK(gemm::detail::transpose_status(Status::kErrorNullA) == Status::kErrorNullB);
+  CHECK(gemm::detail::transpose_status(Status::kErrorDimensionTooLarge) == Status::kErrorDimensionTooLarge);
+}
+
+TEST_CASE("small M: the transposed configuration's layouts, tile and epilogue", "[gemm][transposed]") {
+  using S = WgmmaSmallM<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, 32>;
+  using Inner = S::Inner;  // ClusterSplitK
+  STATIC_REQUIRE(std::is_same_v<S::LayoutA, RowMajor>);
+  STATIC_REQUIRE(std::is_same_v<S::LayoutB, ColumnMajor>);
+  STATIC_REQUIRE(std::is_same_v<S::LayoutC, RowMajor>);
+  STATIC_REQUIRE(std::is_same_v<Inner::LayoutA, RowMajor>);     // B^T of a column-major B
+  STATIC_REQUIRE(std::is_same_v<Inner::LayoutB, ColumnMajor>);  // A^T of a row-major A: K-major
+  STATIC_REQUIRE(std::is_same_v<Inner::LayoutC, ColumnMajor>);  // D^T of a row-major D
+  STATIC_REQUIRE(Inner::kBlockM == 128);
+  STATIC_REQUIRE(Inner::kBlockN == 32);
+  STATIC_REQUIRE(std::is_same_v<S::Epilogue, LinearCombination>);
+  STATIC_REQUIRE(std::is_same_v<S::ElementD, float>);
+}
+
+TEST_CASE("selector rule: the split entries, shape by shape", "[gemm][auto]") {
+  auto problem = [](std::int64_t M, std::int64_t N, std::int64_t K) { return suite_problem({M, N, K}); };
+  // Deep K: the widest tile whose CTAs fill half the SMs.
+  CHECK(AutoRule::split_entry(problem(512, 512, 16384)) == AutoEntry::kSplit256);    // 8 tiles x 16
+  CHECK(AutoRule::split_entry(problem(1024, 1024, 32768)) == AutoEntry::kSplit256);  // 32 x 4
+  CHECK(AutoRule::split_entry(problem(256, 256, 65536)) == AutoEntry::kSplit128);    // 4 x 16
+  // Otherwise the least split among those that fill the SMs.
+  CHECK(AutoRule::split_entry(problem(128, 4096, 4096)) == AutoEntry::kSplit64);   // 64 x 2, not 32 x 4
+  CHECK(AutoRule::split_entry(problem(1024, 1024, 1024)) == AutoEntry::kSplit64);  // 128 x 1
+  CHECK(AutoRule::split_of(problem(1024, 1024, 1024), 64) == 1);
+  CHECK(AutoRule::split_of(problem(128, 4096, 4096), 64) == 2);
+}
+
+TEST_CASE("shared-memory plans of the new configurations fit and alias as intended", "[gemm][plan]") {
+  using Tn = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
+  using Staged4 = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                              GemmShape<128, 256, 64>, schedule::Cooperative, ClusterShape<1, 1>, 0,
+                              option::StagingBoxes<4>>;
+  CHECK(Tn::kStages == 4);
+  CHECK(Staged4::kStages == 3);
+  CHECK(WgmmaSmemPlan<Tn>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+  CHECK(WgmmaSmemPlan<Staged4>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+  using Narrow = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, ColumnMajor,
+                             GemmShape<128, 16, 64>>;
+  CHECK(Narrow::kStages == 8);
+  using Decode = WgmmaSmallM<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>::Inner;
+  using DecodePlan = ClusterSplitSmemPlan<Decode>;
+  CHECK(Decode::kStages == 12);  // 18 KiB stages: 12 in 227 KiB
+  // The partial tile takes the stages' bytes: the plan is the ring and the barriers only.
+  CHECK(DecodePlan::Plan::kTotalBytes < std::size_t(Decode::kStages * Decode::kStageBytes + 512));
+  using Deep = ClusterSplitK<WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                         GemmShape<128, 256, 64>, schedule::Cooperative>>;
+  CHECK(Deep::kPartialBytes == 128 * 1024);
+  CHECK(ClusterSplitSmemPlan<Deep>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+}
