@@ -121,8 +121,11 @@ struct UmmaConfig
   static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
 
   // fp8 operands: .kind::f8f6f4 (mma/umma_lowp_atom.hpp); 16-bit ones: .kind::f16.
-  static constexpr bool kFp8 = mma::umma::is_umma_fp8<ElementA_> && mma::umma::is_umma_fp8<ElementB_>;
-  static_assert((is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>) || kFp8,
+  static constexpr bool kFp8 =
+      mma::umma::is_umma_fp8<typename Base::ElementA> && mma::umma::is_umma_fp8<typename Base::ElementB>;
+  static_assert((is_wgmma_operand<typename Base::ElementA> &&
+                 std::is_same_v<typename Base::ElementA, typename Base::ElementB>) ||
+                    kFp8,
                 "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both fp8 "
                 "(float8_e4m3_t or float8_e5m2_t, in any mix)");
   static_assert(!kFp8 || (kKMajorA && kKMajorB),
@@ -132,7 +135,7 @@ struct UmmaConfig
   // The instruction descriptor of every tcgen05.mma of this configuration.
   static constexpr mma::umma::InstrDescriptor kInstr = [] {
     if constexpr (kFp8) {
-      return mma::umma::f8f6f4_f32_descriptor<ElementA_, ElementB_>(kMmaM, kMmaN);
+      return mma::umma::f8f6f4_f32_descriptor<typename Base::ElementA, typename Base::ElementB>(kMmaM, kMmaN);
     } else {
       return mma::umma::f16_f32_descriptor<ElementA_>(kMmaM, kMmaN,
                                                      kKMajorA ? mma::umma::Major::kK : mma::umma::Major::kMN,
