@@ -45,9 +45,8 @@ Error launch_naive(P& p, ImplSlot&) {
 
 // A Tessera GEMM through its host API: arguments checked and the workspace sized on the
 // first call (untimed, in the check), then run on the harness's stream.
-template <class G, class P>
-Error launch_tessera(P& p, ImplSlot& slot) {
-  const auto a = p.args();
+template <class G, class Args>
+Error run_tessera(const Args& a, ImplSlot& slot) {
   if (!slot.workspace) {
     const tessera::Status can = G::can_implement(a);
     if (!tessera::ok(can)) return "Tessera can_implement: " + status_text(can);
@@ -59,6 +58,10 @@ Error launch_tessera(P& p, ImplSlot& slot) {
   if (!tessera::ok(s)) return "Tessera run: " + status_text(s);
   BENCH_GPU(gpu::get_last_error());
   return {};
+}
+template <class G, class P>
+Error launch_tessera(P& p, ImplSlot& slot) {
+  return run_tessera<G>(p.args(), slot);
 }
 
 // `name` is the benchmark name's implementation component: tessera_* for Tessera's

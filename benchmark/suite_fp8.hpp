@@ -1,7 +1,7 @@
 // The fp8 suite of tessera_bench: cuBLASLt with e4m3 A and B, bf16 D, fp32 accumulation,
 // scaled per tensor (fp8_tensor/...) and per block (fp8_block/...: A 1 x 128, B 128 x 128,
-// DeepSeek-V3's scheme). These are the baselines of Tessera's fp8 GEMM; its entries go in
-// fp8_impls() below, one line each, once it exists.
+// DeepSeek-V3's scheme), beside Tessera's fp8 GEMM (the wgmma family with e4m3 operands:
+// fp8_impls() below, one line per variant).
 //
 // Layout as in the LLM suite: A row-major M x K, B = W[N][K] (K-major), D row-major.
 // cuBLASLt computes the transposed problem (D^T = W A^T), so its "A" is our B and its
@@ -280,10 +280,73 @@ Error launch_fp8_cublaslt(Fp8Problem& p, ImplSlot& slot) {
   return lt_run(slot, p.lt_spec(), p.B.ptr, p.A.ptr, p.D.ptr, 1.0f, 0.0f);
 }
 
-// The implementations of the fp8 suite. Tessera's fp8 GEMM: one line here, an Impl whose
-// launch runs it on p.A, p.B, p.scale_a, p.scale_b (layouts above) into p.D.
-std::vector<Impl<Fp8Problem>> fp8_impls() {
-  return {Impl<Fp8Problem>{"cublaslt", 1000.0, &launch_fp8_cublaslt}};
+// The same with CUBLASLT_MATMUL_DESC_FAST_ACCUM: partial sums kept in the tensor core (per
+// tensor only), the counterpart of Tessera's Accumulation::kFast.
+Error launch_fp8_cublaslt_fast(Fp8Problem& p, ImplSlot& slot) {
+  LtMatmulSpec s = p.lt_spec();
+  s.fast_accumulation = true;
+  return lt_run(slot, s, p.B.ptr, p.A.ptr, p.D.ptr, 1.0f, 0.0f);
+}
+
+// An implementation and the scale modes it is timed with.
+struct Fp8Impl {
+  Impl<Fp8Problem> impl;
+  bool per_tensor = true, block = true;
+};
+
+#if TESSERA_BENCH_HAS_WGMMA
+// Tessera's fp8 GEMM (WgmmaConfig with e4m3 A and B, bf16 D) on the suite's operands and
+// scales, which are laid out as its scale modes read them (gemm/scale_mode.hpp): per tensor,
+// one float each; block scales sa[kb * M + m] (ld M) and sb[nb * L4 + kb] (ld L4).
+template <class TensorConfig, class BlockConfig>
+Error launch_fp8_tessera(Fp8Problem& p, ImplSlot& slot) {
+  auto go = [&](auto config) -> Error {
+    using G = tessera::gemm::Gemm<decltype(config)>;
+    using E8 = tessera::float8_e4m3_t;
+    const Fp8Spec& s = p.spec;
+    const typename G::Args a{s.M, s.N, s.K, reinterpret_cast<const E8*>(p.A.ptr), s.K,
+                             reinterpret_cast<const E8*>(p.B.ptr), s.K, nullptr, s.N, p.D.ptr, s.N, 1.0f, 0.0f,
+                             {p.scale_a.ptr, std::int64_t(p.scale_a.count), s.block ? s.M : 0, p.scale_b.ptr,
+                              std::int64_t(p.scale_b.count), s.block ? p.sb_ld : 0, nullptr, nullptr}};
+    return run_tessera<G>(a, slot);
+  };
+  if (p.spec.block) {
+    if constexpr (!std::is_void_v<BlockConfig>) return go(BlockConfig{});
+  } else {
+    if constexpr (!std::is_void_v<TensorConfig>) return go(TensorConfig{});
+  }
+  return "this Tessera variant does not take this scale mode";  // not registered so
+}
+
+template <class TensorConfig, class BlockConfig>
+Fp8Impl tessera_fp8_impl(const std::string& name) {
+  return {Impl<Fp8Problem>{name, 1000.0, &launch_fp8_tessera<TensorConfig, BlockConfig>},
+          !std::is_void_v<TensorConfig>, !std::is_void_v<BlockConfig>};
+}
+
+template <class Scales, class Tile = tessera::GemmShape<128, 128, 128>,
+          class Cluster = tessera::gemm::ClusterShape<1, 1>>
+using Fp8Wgmma = tessera::gemm::WgmmaConfig<tessera::float8_e4m3_t, tessera::RowMajor, tessera::float8_e4m3_t,
+                                            tessera::ColumnMajor, tessera::bfloat16_t, tessera::RowMajor, Tile,
+                                            tessera::schedule::AutoSm90, Cluster, 0,
+                                            tessera::gemm::option::Scales<Scales>>;
+#endif
+
+// The implementations of the fp8 suite, one line each, with the scale modes each takes.
+std::vector<Fp8Impl> fp8_impls() {
+  std::vector<Fp8Impl> impls = {{Impl<Fp8Problem>{"cublaslt", 1000.0, &launch_fp8_cublaslt}},
+                                {Impl<Fp8Problem>{"cublaslt_fast", 1000.0, &launch_fp8_cublaslt_fast}, true, false}};
+#if TESSERA_BENCH_HAS_WGMMA
+  namespace scale = tessera::gemm::scale;
+  using tessera::GemmShape;
+  using tessera::gemm::Accumulation;
+  // 128 x 128 x 128, Cooperative, promoted every 128 of K: per tensor and per block.
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<>>, Fp8Wgmma<scale::Blockwise>>("tessera_wgmma"));
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<>, GemmShape<128, 192, 128>>, void>("tessera_wgmma_n192"));
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<Accumulation::kFast>, GemmShape<128, 256, 128>>, void>(
+      "tessera_wgmma_fast"));
+#endif
+  return impls;
 }
 
 void register_fp8_suite() {
@@ -294,9 +357,10 @@ void register_fp8_suite() {
   for (bool block : {false, true}) {
     for (Fp8Spec s : shapes) {
       s.block = block;
-      for (const auto& impl : fp8_impls()) {
-        register_benchmark<Fp8Problem>(block ? "fp8_block" : "fp8_tensor", s.shape(), impl, s,
-                                       s.flops() / (impl.tflops_guess * 1e12));
+      for (const Fp8Impl& f : fp8_impls()) {
+        if (!(block ? f.block : f.per_tensor)) continue;
+        register_benchmark<Fp8Problem>(block ? "fp8_block" : "fp8_tensor", s.shape(), f.impl, s,
+                                       s.flops() / (f.impl.tflops_guess * 1e12));
       }
     }
   }

@@ -50,6 +50,7 @@ struct LtMatmulSpec {
   cublasLtMatmulMatrixScale_t y_scale_mode = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
   const float* x_scale = nullptr;
   const float* y_scale = nullptr;
+  bool fast_accumulation = false;  // fp8: CUBLASLT_MATMUL_DESC_FAST_ACCUM (no promotion of partial sums)
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
   const void* bias = nullptr;  // CUBLASLT_EPILOGUE_*BIAS: one per row of D (m), D's type
 };
@@ -105,6 +106,10 @@ Error lt_describe(const LtMatmulSpec& s, LtPlan& plan) {
     BENCH_LT(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof mode));
     BENCH_LT(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &s.y_scale,
                                             sizeof s.y_scale));
+  }
+  if (s.fast_accumulation) {
+    const std::int8_t fast = 1;
+    BENCH_LT(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
   }
   if (s.epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
     BENCH_LT(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &s.epilogue, sizeof s.epilogue));

@@ -12,20 +12,26 @@
 #   shapes (issue 17): the cluster split-K sum leaves out the last CTA's partial tile; the
 #                 staged-C loader loads C from 8 columns to the right; the transposed
 #                 (small-M) epilogue hands the user's epilogue D^T's coordinates.
+#   fp8:          B's block scale of each K tile is taken from the next K block (a scale
+#                 block offset by one, inside the scale tensor).
 # Run on a CUDA machine (nvcc, sm_90a). TESSERA_MUTANTS=<dir> uses mutant binaries built
-# beforehand (test_*_mutant*) instead of building them; `--build-only DIR` builds them into
-# DIR (on a machine without a GPU) and runs nothing.
+# beforehand (test_*_mutant*) instead of building them; `--build-only DIR [NAME...]` builds
+# them (or only the mutants named, e.g. test_wgmma_fp8_mutant) into DIR (on a machine
+# without a GPU) and runs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 mutants=${TESSERA_MUTANTS:-}
 build_only=""
+only=()
 if [[ ${1:-} == --build-only ]]; then
   build_only=$(mkdir -p "$2" && cd "$2" && pwd)
+  only=("${@:3}")
 fi
 
 build_mutant() {  # <name> <header> <sed expression> <test source>
   local name=$1 header=$2 expr=$3 source=$4
+  if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $name "* ]]; then return; fi
   rm -rf "$work/include" && cp -r include "$work/include"
   sed -i "$expr" "$work/include/$header"
   if cmp -s "$work/include/$header" "include/$header"; then
@@ -58,6 +64,9 @@ if [[ -z $mutants ]]; then
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/transposed.hpp \
     's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_fp8_mutant tessera/gemm/collective/wgmma_fp8_mainloop.hpp \
+    's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
+    test/gpu/test_wgmma_fp8.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -85,4 +94,5 @@ check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy o
 check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
 check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
 check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
+check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 exit $status

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/layout/matrix_layout.hpp"
@@ -33,6 +34,10 @@ inline double to_double(double x) { return x; }
 inline double to_double(float x) { return double(x); }
 inline double to_double(half_t x) { return double(float(x)); }
 inline double to_double(bfloat16_t x) { return double(float(x)); }
+template <class Format>
+double to_double(narrow_float<Format> x) {
+  return double(float(x));
+}
 
 // double -> T. For 16-bit types this rounds twice (double -> float -> T); the result
 // can differ from a single rounding only on exact ties of the float, which is
@@ -163,6 +168,10 @@ inline std::uint64_t bits_of(double x) {
 }
 inline std::uint16_t bits_of(half_t x) { return x.bits; }
 inline std::uint16_t bits_of(bfloat16_t x) { return x.bits; }
+template <class Format>
+std::uint8_t bits_of(narrow_float<Format> x) {
+  return x.bits;
+}
 
 template <class T> T poison_value();
 template <> inline float poison_value<float>() {
@@ -179,6 +188,9 @@ template <> inline double poison_value<double>() {
 }
 template <> inline half_t poison_value<half_t>() { return half_t::from_bits(0x7e5a); }
 template <> inline bfloat16_t poison_value<bfloat16_t>() { return bfloat16_t::from_bits(0x7fda); }
+// fp8: negative NaNs (the device's conversions give +NaN, 0x7f, for a NaN input).
+template <> inline float8_e4m3_t poison_value<float8_e4m3_t>() { return float8_e4m3_t::from_bits(0xff); }
+template <> inline float8_e5m2_t poison_value<float8_e5m2_t>() { return float8_e5m2_t::from_bits(0xfd); }
 
 template <class T>
 bool is_poison(T x) {

@@ -30,6 +30,7 @@
 // it does; CK's host model says NaN), and the sign of a NaN result (CK: kept).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/narrow_float.hpp"
@@ -86,5 +87,9 @@ using float8_e5m2fnuz_t = narrow_float<e5m2fnuz_format>;
 
 static_assert(sizeof(float8_e4m3_t) == 1 && sizeof(float8_e5m2fnuz_t) == 1,
               "an 8-bit float is one byte");
+
+// The OCP formats NVIDIA's tensor cores take (e4m3, e5m2).
+template <class T>
+constexpr bool is_ocp_float8 = std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t>;
 
 }  // namespace tessera

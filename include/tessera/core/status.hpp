@@ -29,6 +29,21 @@ namespace tessera {
   X(kErrorDimensionTooLarge, "M, N or K is 2^31 or more, beyond the kernel's 32-bit tile "   \
                              "coordinates")                                                 \
   X(kErrorNullEpilogueOperand, "a vector or scalar the epilogue reads (a bias, a scale) is null") \
+  X(kErrorNullScaleA, "the scale mode reads scales of A (per tensor, per row or per 1x128 "  \
+                     "block) but their pointer is null")                                    \
+  X(kErrorNullScaleB, "the scale mode reads scales of B (per tensor, per column or per "    \
+                     "128x128 block) but their pointer is null")                            \
+  X(kErrorNullScaleD, "D is fp8 but its scale pointer is null (an fp8 D needs the scale "   \
+                     "that maps values into its range; give 1.0 for none)")                 \
+  X(kErrorScaleATooSmall, "A's scales are fewer than M and K need under the scale mode "    \
+                          "(per row: M; per 1x128 block: ld >= M and "                      \
+                          "ld * (ceil(K/128) - 1) + M values)")                             \
+  X(kErrorScaleBTooSmall, "B's scales are fewer than N and K need under the scale mode "    \
+                          "(per column: N; per 128x128 block: ld >= ceil(K/128) and "       \
+                          "ld * (ceil(N/128) - 1) + ceil(K/128) values)")                   \
+  X(kErrorFp8OperandNotKMajor, "fp8 wgmma reads both operands K-major: A must be "          \
+                               "row-major and B column-major (transpose the other layout "  \
+                               "into a K-major copy first)")                                \
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
   X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \

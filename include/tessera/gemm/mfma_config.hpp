@@ -218,6 +218,9 @@ struct MfmaConfig
                 "the copy into LDS does not transpose 8-bit elements");
   static_assert(kLowp || std::is_same_v<OperandScales, operand_scale::None>,
                 "Tessera MFMA GEMM: operand scales are for fp8 and fp4 operands");
+  static_assert(!Base::Options::kScalesGiven,
+                "Tessera MFMA GEMM: option::Scales is the wgmma family's fp8 scaling; the MFMA family reads "
+                "option::OperandScales<operand_scale::PerTensor or Mx> (gemm/operand_scales.hpp)");
   static_assert(!kBlockScaled || (std::is_same_v<OperandScales, operand_scale::Mx> && std::is_same_v<Arch_, Gfx950>),
                 "Tessera MFMA GEMM: block scales are MX (operand_scale::Mx: one e8m0 per 32 values of K), applied "
                 "by gfx950's v_mfma_scale instructions; gfx942 has none, and NVFP4 is an sm_100a format");

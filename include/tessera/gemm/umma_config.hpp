@@ -146,6 +146,9 @@ struct UmmaConfig
 
   static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
+  static_assert(!Base::Options::kScalesGiven,
+                "Tessera UmmaConfig: the tcgen05 family applies no operand scales (option::Scales is the wgmma "
+                "family's fp8 scaling); its fp8 GEMM computes D = alpha A B + beta C unscaled");
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel; it "
                 "takes no other scheduler yet");

@@ -6,17 +6,28 @@
 //                                             bfloat16_t, RowMajor>;     // C and D
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);           // wgmma_gemm.hpp
 //
+// fp8 A and B (float8_e4m3_t, float8_e5m2_t, any pairing; both K-major: A row-major, B
+// column-major) take a scale mode (option::Scales<...>, gemm/scale_mode.hpp) and their own
+// epilogue (Fp8Scaling: scale of D, amax of D; gemm/epilogue/fp8_scaling.hpp):
+//
+//   using Fp8 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+//                           GemmShape<128, 128, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+//                           option::Scales<scale::Blockwise>>;
+//
 // Host-includable (no CUDA needed): the shared-memory plan (kernel/wgmma_smem_plan.hpp) and
 // print_plans use it.
 #pragma once
 #include <type_traits>
 
 #include "tessera/arch/arch.hpp"
+#include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
 #include "tessera/gemm/config_base.hpp"
+#include "tessera/gemm/epilogue/fp8_scaling.hpp"
+#include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -47,6 +58,7 @@ constexpr int stages_that_fit() {
   const int stages = room / kStageBytes;
   return stages > 8 ? 8 : stages;
 }
+
 }  // namespace detail
 
 // Options (config_options.hpp): D's element type, the epilogue, the scheduler
@@ -60,6 +72,10 @@ struct WgmmaConfig
                  Options_...> {
   using Base = ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                           scheduler::DataParallel, Options_...>;
+  // fp8 operands: scaled per the scale mode, their epilogue the fp8 one.
+  static constexpr bool kFp8 = is_ocp_float8<ElementA_>;
+  using Scales = typename Base::Options::Scales;
+  using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Base::ElementD>, typename Base::Options::Epilogue>;
   using TileShape = TileShape_;
   using Cluster = ClusterShape_;
   static constexpr int kBlockM = TileShape::kM;
@@ -79,10 +95,14 @@ struct WgmmaConfig
   using Atom = mma::WgmmaAtom<(kBlockN <= 256 ? kBlockN : 256)>;
   static constexpr int kAccumulators = kWgmmaRowBlocks * Atom::kAccumulators;  // per consumer thread
 
-  static_assert(is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
-                "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t");
-  static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
-                "Tessera WgmmaConfig: C and D must each be float, half_t or bfloat16_t");
+  static_assert((is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>) ||
+                    (is_ocp_float8<ElementA_> && is_ocp_float8<ElementB_>),
+                "Tessera WgmmaConfig: A and B must both be half_t or both bfloat16_t, or each float8_e4m3_t "
+                "or float8_e5m2_t");
+  static_assert((is_wgmma_output<ElementC_> || is_ocp_float8<ElementC_>) &&
+                    (is_wgmma_output<typename Base::ElementD> || is_ocp_float8<typename Base::ElementD>),
+                "Tessera WgmmaConfig: C and D must each be float, half_t, bfloat16_t, float8_e4m3_t or "
+                "float8_e5m2_t");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera WgmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(kBlockN == 16 || kBlockN == 32 || kBlockN == 64 || kBlockN == 128 || kBlockN == 192 ||
@@ -101,6 +121,36 @@ struct WgmmaConfig
   static_assert(kAccumulators <= 128,
                 "Tessera WgmmaConfig: each consumer thread would hold more than 128 fp32 accumulators "
                 "(warpgroup rows x N tile / 128); they would not fit its registers: use a smaller tile");
+  // ---- fp8 ------------------------------------------------------------------------------
+  static_assert(!(is_ocp_float8<ElementC_> || is_ocp_float8<typename Base::ElementD>) || kFp8,
+                "Tessera WgmmaConfig: an fp8 C or D needs fp8 operands (its scale and amax come with them)");
+  static_assert(!kFp8 || !Base::Options::kEpilogueGiven,
+                "Tessera WgmmaConfig: fp8 configurations apply their scales in their own epilogue "
+                "(Fp8Scaling): option::Epilogue is not taken with fp8 operands");
+  static_assert(kFp8 || !Base::Options::kScalesGiven,
+                "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
+  static_assert(!kFp8 || kBlockK % 32 == 0,
+                "Tessera WgmmaConfig: with fp8 operands the K tile must be a multiple of 32 (one wgmma "
+                "m64nNk32 step)");
+  static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || scale::kBlock % kBlockK == 0,
+                "Tessera WgmmaConfig: block scales need a K tile that divides 128 (each K tile under one A "
+                "and one B scale)");
+  static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || kBlockN == 64 || kBlockN == 128,
+                "Tessera WgmmaConfig: block scales need an N tile of 64 or 128 (each tile under one B scale "
+                "block of 128 columns)");
+  static_assert(!kFp8 || !Scales::kPromoted || 2 * kAccumulators <= 192,
+                "Tessera WgmmaConfig: promoted fp8 accumulation keeps the K tile's sums beside the fp32 "
+                "accumulators, and both would not fit a consumer thread's registers: use at most 64 rows x "
+                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or Accumulation::kFast");
+  static_assert(!kFp8 || kBlockN >= 64,
+                "Tessera WgmmaConfig: fp8 operands need an N tile of at least 64");
+  static_assert(!is_ocp_float8<typename Base::ElementD> || kBlockN % 128 == 0,
+                "Tessera WgmmaConfig: an fp8 D needs an N tile of 128 or 256 (its epilogue boxes are 128 "
+                "one-byte columns wide)");
+  static_assert(!is_ocp_float8<typename Base::ElementD> || LayoutC_::kIsRowMajor,
+                "Tessera WgmmaConfig: an fp8 D must be row-major (its epilogue stages 64 rows x 128 one-byte "
+                "columns)");
+
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel; it "
                 "takes no other scheduler yet");
@@ -123,7 +173,7 @@ struct WgmmaConfig
   static constexpr int kStagingBoxes = Base::Options::kStagingBoxes > 0 ? Base::Options::kStagingBoxes : 2;
   static constexpr int kStagingBoxBytes = 64 * 128;
   static constexpr int kStagingBytes = 2 * kStagingBoxes * kStagingBoxBytes;
-  static constexpr bool kStagedCPossible = sizeof(ElementC_) == sizeof(typename Base::ElementD);
+  static constexpr bool kStagedCPossible = !kFp8 && sizeof(ElementC_) == sizeof(typename Base::ElementD);
   static constexpr int kCBarrierBytes = detail::wgmma_c_barrier_bytes(kStagingBoxes);
   static constexpr int kStages =
       kStages_ > 0 ? kStages_

@@ -46,20 +46,43 @@ using WgmmaPath = TmaPath;
 // family's own is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>> {
+  using Base = tma_launch::Launcher<Config, KernelLauncher<WgmmaFamily, Config>>;
   // D in epilogue boxes of 64 lines x 128 bytes, either layout; an N tile narrower than that
   // in boxes of its own width (wgmma_epilogue.hpp).
   static constexpr std::uint32_t kN = std::uint32_t(Config::kBlockN);
   using DBoxes = tma_launch::DStoreBoxes<64, 0, (kN < 64 ? kN : 64), true, kN>;
+  // fp8 wgmma has no transposed operand: fp8 A and B must be K-major, else every call is
+  // refused with kErrorFp8OperandNotKMajor (the README says what a transposing copy costs).
+  static constexpr bool kRefused = Config::kFp8 && !(Config::kKMajorA && Config::kKMajorB);
+
+  static Status check(const tma_launch::Args<Config>& a) {
+    if constexpr (kRefused) return Status::kErrorFp8OperandNotKMajor;
+    return Base::check(a);
+  }
+
+  // fp8: amax of D is gathered with atomic maxima, from 0.
+  static Status launch(const tma_launch::Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    if constexpr (Config::kFp8) {
+      if (a.epilogue.amax_d != nullptr) {
+        TESSERA_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(a.epilogue.amax_d, 0, sizeof(float), stream));
+      }
+    }
+    return Base::launch(a, workspace, stream, d);
+  }
 
   template <TmaPath kPath>
   static Status launch_path(TmaGemmParams<Config>& p, Stream stream, const DeviceInfo& d) {
-    using Kernel = WgmmaGemmKernel<Config, kPath>;
-    if constexpr (kPath == TmaPath::kTma) {
-      const Status s = stage_c(p);
-      if (!ok(s)) return s;
+    if constexpr (kRefused) {
+      return Status::kErrorFp8OperandNotKMajor;
+    } else {
+      using Kernel = WgmmaGemmKernel<Config, kPath>;
+      if constexpr (kPath == TmaPath::kTma) {
+        const Status s = stage_c(p);
+        if (!ok(s)) return s;
+      }
+      return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
+                                    Kernel::Plan::kTotalBytes>(p, stream, d);
     }
-    return tma_launch::persistent<wgmma_gemm_kernel<Config, kPath>, Config, typename Kernel::Cluster,
-                                  Kernel::Plan::kTotalBytes>(p, stream, d);
   }
 
   // Whether the TMA path's epilogue finds C in its staging boxes (loaded there with TMA ahead

@@ -2,7 +2,7 @@
 // described by 64-bit matrix descriptors, and the fences that order it.
 //
 // A warpgroup (4 consecutive warps, the first a multiple of 4) issues
-// wgmma.mma_async m64nNk16 together; the instructions run asynchronously and are grouped
+// wgmma.mma_async m64nNk16 (16-bit operands) or m64nNk32 (fp8 operands) together; the instructions run asynchronously and are grouped
 // with commit_group; wait_group<N> blocks until at most N groups are still running (the
 // accumulator registers of the finished ones may then be read or reused).
 //
@@ -35,7 +35,9 @@
 
 namespace tessera::nvidia {
 
-enum class WgmmaType { kF16, kBf16 };
+// Operand types: f16, bf16 (k16 instructions, either operand K- or MN-major); e4m3, e5m2
+// (k32 instructions, both operands K-major, any pairing of the two).
+enum class WgmmaType { kF16, kBf16, kE4m3, kE5m2 };
 
 enum class Swizzle : std::uint64_t { kNone = 0, k128B = 1, k64B = 2, k32B = 3 };
 
@@ -102,6 +104,20 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k16(float (&d)[N / 2], std::uin
   static_assert(N == 16 || N == 32 || N == 64 || N == 128 || N == 192 || N == 256,
                 "Tessera wgmma: the wrapped shapes are m64nNk16 for N = 16, 32, 64, 128, 192 and 256");
   detail::WgmmaInstruction<N, T>::template run<kTransA, kTransB>(d, desc_a, desc_b, scale_d);
+}
+
+// d (N/2 floats per thread) = A * B (+ d when scale_d != 0) for one m64nNk32 step of fp8
+// operands, both K-major. The tensor core sums the 32 products and d with fewer bits than
+// fp32 keeps (benchmark/notes/fp8.md measures how many), so long sums are promoted into
+// fp32 registers by the caller (gemm/collective/wgmma_fp8_mainloop.hpp).
+template <int N, WgmmaType A, WgmmaType B>
+TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k32(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     int scale_d) {
+  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                "Tessera wgmma: the wrapped fp8 shapes are m64n64k32, m64n128k32, m64n192k32 and m64n256k32");
+  static_assert((A == WgmmaType::kE4m3 || A == WgmmaType::kE5m2) && (B == WgmmaType::kE4m3 || B == WgmmaType::kE5m2),
+                "Tessera wgmma: m64nNk32 takes e4m3 or e5m2 operands");
+  detail::WgmmaFp8Instruction<N, A, B>::run(d, desc_a, desc_b, scale_d);
 }
 
 }  // namespace tessera::nvidia

@@ -108,21 +108,28 @@ struct WgmmaEpilogue {
   TESSERA_DEVICE static void tma_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                        std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                        int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
+    tma_store_with(p, p.epilogue, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+  }
+  // The same with the epilogue `op` (epilogue_support.hpp: p.epilogue or a thread's own copy).
+  template <class Params, class Op>
+  TESSERA_DEVICE static void tma_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                            std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
+                                            int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
     // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy for
     // everything: a second made ptxas spill there. C staged or read from global memory share
     // one copy (a third copy made ptxas spill with heavier epilogues).
     if constexpr (kRowBlocks == 1) {
-      if (!p.epilogue.reads_c()) {
-        tma_store_boxes<CSource::kNone>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+      if (!op.reads_c()) {
+        tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
         return;
       }
     }
-    if constexpr (sizeof(EC) == sizeof(ED)) {
-      tma_store_boxes<CSource::kGlobalOrStaged>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+    if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
+      tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
     } else {
-      tma_store_boxes<CSource::kGlobal>(p, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
+      tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty);
     }
   }
 
@@ -151,8 +158,8 @@ struct WgmmaEpilogue {
     }
   }
 
-  template <CSource kC, class Params>
-  TESSERA_DEVICE static void tma_store_boxes(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+  template <CSource kC, class Params, class Op>
+  TESSERA_DEVICE static void tma_store_boxes(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
                                              int barrier, int t, std::uint64_t* c_full, std::uint64_t* c_empty) {
     // Whether C is in the staging boxes (known at compile time but for kGlobalOrStaged).
@@ -218,21 +225,23 @@ struct WgmmaEpilogue {
               // their place.
               float c0 = 0.0f, c1 = 0.0f;
               if (staged) staged_c_pair(at0, at1, c0, c1);
-              v0 = staged ? p.epilogue(acc[rb][i], EpilogueElement{m, n, c0, true})
-                          : detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
-              v1 = staged ? p.epilogue(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true})
-                          : detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
+              v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true})
+                          : detail::apply_with_c<LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true})
+                          : detail::apply_with_c<LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             } else if constexpr (kC == CSource::kGlobal) {
-              v0 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_with_c<LayoutC>(p, acc[rb][i + 1], m, n + 1);
+              v0 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i], m, n);
+              v1 = detail::apply_with_c<LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             } else {
-              v0 = detail::epilogue_without_c(p, acc[rb][i], m, n);
-              v1 = detail::epilogue_without_c(p, acc[rb][i + 1], m, n + 1);
+              v0 = detail::apply_without_c(op, acc[rb][i], m, n);
+              v1 = detail::apply_without_c(op, acc[rb][i + 1], m, n + 1);
             }
             if constexpr (kRowMajor) {
               const std::uint32_t at = nvidia::smem_address(at0);
               if constexpr (sizeof(ED) == 4) {
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+              } else if constexpr (sizeof(ED) == 1) {
+                asm volatile("st.shared.u16 [%0], %1;" ::"r"(at), "h"(detail::pack_fp8_pair<ED>(v0, v1)) : "memory");
               } else {
                 asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
               }
@@ -266,6 +275,11 @@ struct WgmmaEpilogue {
   template <class Params>
   TESSERA_DEVICE static void direct_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
                                           std::int64_t m0, std::int64_t n0, int t) {
+    direct_store_with(p, p.epilogue, acc, m0, n0, t);
+  }
+  template <class Params, class Op>
+  TESSERA_DEVICE static void direct_store_with(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                               std::int64_t m0, std::int64_t n0, int t) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -273,7 +287,7 @@ struct WgmmaEpilogue {
         const auto e = Atom::element(t, i);
         const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
         if (m < p.M && n < p.N) {
-          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::epilogue_inside<LayoutC>(p, acc[rb][i], m, n));
+          p.d[LayoutC::offset(m, n, p.ldd)] = from_float<ED>(detail::apply_inside<LayoutC>(p, op, acc[rb][i], m, n));
         }
       }
     }

@@ -16,7 +16,9 @@
 // producer waits until its stages have been released (TmaProducer::tail).
 // Where the call stages C (p.c_staged), warp 1 of the producer warpgroup loads C into the
 // epilogue's staging boxes with TMA ahead of each epilogue (staged_c_loader.hpp).
-// Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp).
+// Shared memory comes from WgmmaSmemPlan<Config> (wgmma_smem_plan.hpp). fp8 operands take
+// their own main loop (wgmma_fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
+// their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -24,6 +26,7 @@
 #include "tessera/arch/nvidia/wgmma.hpp"
 #include "tessera/gemm/collective/staged_c_loader.hpp"
 #include "tessera/gemm/collective/wgmma_epilogue.hpp"
+#include "tessera/gemm/collective/wgmma_fp8_mainloop.hpp"
 #include "tessera/gemm/collective/wgmma_mainloop.hpp"
 #include "tessera/gemm/kernel/tma_kernel_support.hpp"
 #include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
@@ -61,7 +64,7 @@ struct WgmmaGemmKernel {
   // Consumer warpgroups that read each stage, in each CTA.
   static constexpr int kReadersPerStage = Config::kPingpong ? 1 : 2;
   // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong
-  // turns; 5 the generic producer's threads.
+  // turns (fp8, Cooperative: the turns of the MMA issue); 5 the generic producer's threads.
   static constexpr int kEpilogueBarrier = 1, kTurnBarrier = 3;
   using Epilogue = WgmmaEpilogue<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
                                  Config::kBlockN, kRowBlocks, Config::kStagingBoxes>;
@@ -146,6 +149,8 @@ struct WgmmaGemmKernel {
                                      std::uint64_t* empty, unsigned char* stages_a, unsigned char* stages_b,
                                      unsigned char* staging, int worker, const ClusterPosition<Cluster>& at) {
     using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1)>;
+    using Fp8Mainloop = WgmmaFp8Mainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1), typename Config::Scales,
+                                         !Config::kPingpong, kTurnBarrier>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
     unsigned char* my_staging = staging + c * kBoxes * Epilogue::kBoxStride;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
@@ -161,6 +166,8 @@ struct WgmmaGemmKernel {
     };
 
     float acc[kRowBlocks][kAccPerBlock];
+    decltype(auto) output = output_op(p);
+    IssueTurns<kTurnBarrier> turns{c};  // fp8, Cooperative: the order the warpgroups issue in
     const int units = p.scheduler.units_of(worker);
     const int rows = Config::kWarpgroupRows;
     const int row0 = Config::kPingpong ? 0 : c * rows;  // this warpgroup's rows in the tile
@@ -179,7 +186,11 @@ struct WgmmaGemmKernel {
         pos = RingPosition<kStages>::at(p.scheduler.k_tiles_before(worker, j));  // skip the other's K tiles
         if (j > 0) nvidia::named_barrier_sync(kTurnBarrier + c, 256);  // unit j-1's MMAs are done
       }
-      Mainloop::run(acc, a, b, full, pos, tile.k_tiles(), row0, release);
+      if constexpr (Config::kFp8) {
+        Fp8Mainloop::run(acc, a, b, full, pos, tile, row0, release, p, t, turns, j + step >= units);
+      } else {
+        Mainloop::run(acc, a, b, full, pos, tile.k_tiles(), row0, release);
+      }
       if constexpr (Config::kPingpong) {
         if (j + 1 < units) nvidia::named_barrier_arrive(kTurnBarrier + (1 - c), 256);  // its turn
       }
@@ -188,14 +199,25 @@ struct WgmmaGemmKernel {
       if constexpr (kTmaStores) {
         // This warpgroup's C barriers, found from full[0] (kept live anyway) rather than kept
         // in registers of their own through the main loop.
-        Epilogue::tma_store(p, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t, full + kCFullOffset + c * kBoxes,
-                            full + kCEmptyOffset + c * kBoxes);
+        Epilogue::tma_store_with(p, output, acc, m0, n0, my_staging, turn, kEpilogueBarrier + c, t,
+                                 full + kCFullOffset + c * kBoxes, full + kCEmptyOffset + c * kBoxes);
       } else {
-        Epilogue::direct_store(p, acc, m0, n0, t);
+        Epilogue::direct_store_with(p, output, acc, m0, n0, t);
       }
     }
     if constexpr (kTmaStores) {
       if (t == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
+    }
+    if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
+  }
+
+  // What each consumer thread applies to its elements: the configuration's epilogue, or with
+  // fp8 operands its copy with the per-call scalars read once (and the thread's amax).
+  TESSERA_DEVICE static decltype(auto) output_op(const TmaGemmParams<Config>& p) {
+    if constexpr (Config::kFp8) {
+      return p.epilogue.resolve();
+    } else {
+      return (p.epilogue);
     }
   }
 };

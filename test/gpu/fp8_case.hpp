@@ -1,0 +1,358 @@
+// One GPU check of an fp8 GEMM (WgmmaConfig with fp8 A and B): random fp8 operands and
+// scales of the configuration's scale mode, C, a poisoned D (or D = C in place), the call,
+// then every element of D against a float64 reference of the dequantized inputs, within
+// the element's own error bound (below), and nothing written outside M x N; amax of D
+// against the reference's.
+//
+// The error bound of one element (benchmark/notes/fp8.md derives it): the tensor core sums
+// each k32 step by aligning every addend to the largest one's exponent e and keeping 13 bits
+// below it, so a step of n addends errs by less than (n + 2) 2^(e - 13) (tensor_core_error);
+// summed over the steps of each 128-deep K tile (promoted; over all of K with
+// Accumulation::kFast) and weighted by |scale|, that is E. With P the sum over K tiles of
+// |scale| (|tile sum| + its error), nb the K tiles and u = 2^-24:
+//   before D's scale:  e = |alpha| (E + (nb + 3) u P) + 3 u (|alpha acc| + |beta c|)
+//   D:                 |d| e (1 + u_D) + u_D |d (alpha acc + beta c)| + the format's subnormal half-step
+// A K tile skipped or scaled by its neighbour's scale errs by far more (the scales span
+// powers of two), which the mutation check shows.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "gemm_case.hpp"
+#include "tessera/gemm/wgmma_gemm.hpp"
+
+namespace tessera::test {
+
+struct Fp8Case {
+  std::int64_t M, N, K;
+  std::int64_t pad = 0;  // added to every leading dimension (operands, D, block scales)
+  float alpha = 1.0f, beta = 0.0f;
+  bool in_place = false;        // C and D one buffer
+  bool workspace = false;       // pass workspace_size() bytes (the packed path where TMA cannot describe an operand)
+  int scale_exponents = 4;      // scales are 2^e (1 + j/8), e uniform in [-scale_exponents, scale_exponents]
+  bool scale_d = false;         // pass a D scale also where D is not fp8 (an fp8 D always gets one)
+  bool amax = true;             // ask for the amax of D
+  bool report = false;          // print the bound's use (max |error| / bound) for the notes
+};
+
+template <class T>
+constexpr double unit_roundoff_of() {
+  if constexpr (std::is_same_v<T, float8_e4m3_t>) {
+    return 0x1p-4;
+  } else if constexpr (std::is_same_v<T, float8_e5m2_t>) {
+    return 0x1p-3;
+  } else {
+    return unit_roundoff<T>();
+  }
+}
+// Half the smallest subnormal step: the absolute rounding error of a tiny value.
+template <class T>
+constexpr double subnormal_half_step() {
+  if constexpr (std::is_same_v<T, float8_e4m3_t>) {
+    return 0x1p-10;
+  } else if constexpr (std::is_same_v<T, float8_e5m2_t>) {
+    return 0x1p-17;
+  } else if constexpr (std::is_same_v<T, half_t>) {
+    return 0x1p-25;
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return 0x1p-134;
+  } else {
+    return 0x1p-150;
+  }
+}
+
+// A random scale 2^e (1 + j/8).
+inline float random_scale(std::mt19937_64& gen, int exponents) {
+  std::uniform_int_distribution<int> e(-exponents, exponents), j(0, 7);
+  return std::ldexp(1.0f + float(j(gen)) / 8.0f, e(gen));
+}
+
+// fn(row) for every row, on the host's cores.
+template <class Fn>
+void for_rows(std::int64_t rows, const Fn& fn) {
+  const unsigned threads = std::max(1u, std::min(32u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < threads; ++w) {
+    pool.emplace_back([&, w] {
+      for (std::int64_t r = w; r < rows; r += threads) fn(r);
+    });
+  }
+  for (auto& t : pool) t.join();
+}
+
+template <class Config>
+struct Fp8Host {
+  using EA = typename Config::ElementA;
+  using EB = typename Config::ElementB;
+  using EC = typename Config::ElementC;
+  using ED = typename Config::ElementD;
+  using Scales = typename Config::Scales;
+  using Args = typename gemm::Gemm<Config>::Args;
+  static constexpr gemm::scale::Kind kKind = Scales::kKind;
+
+  Fp8Case s;
+  std::int64_t lda, ldb, ldc, ldd, k_blocks, n_blocks, ld_sa = 0, ld_sb = 0;
+  std::vector<EA> a;
+  std::vector<EB> b;
+  std::vector<EC> c;
+  std::vector<ED> d;  // poisoned, or a copy of c in place
+  std::vector<float> sa, sb, sd{1.0f}, amax{-1.0f};
+  std::vector<double> dtemp, err_temp;  // alpha acc + beta c, and its bound, per element (row-major, N wide)
+  double amax_ref = 0.0;
+
+  Fp8Host(const Fp8Case& shape, std::uint64_t seed)
+      : s(shape),
+        lda(std::max<std::int64_t>(shape.K, 1) + shape.pad),
+        ldb(std::max<std::int64_t>(shape.K, 1) + shape.pad),
+        ldc(shape.N + shape.pad),
+        ldd(shape.in_place ? shape.N + shape.pad : shape.N + 2 * shape.pad),
+        k_blocks((shape.K + gemm::scale::kBlock - 1) / gemm::scale::kBlock),
+        n_blocks((shape.N + gemm::scale::kBlock - 1) / gemm::scale::kBlock) {
+    // An fp16 C or D holds at most 65504: scales of at most 2^1 (1 + 7/8) keep the deepest
+    // case's sums (a few hundred before scaling) well inside it.
+    if (std::is_same_v<ED, half_t> || std::is_same_v<EC, half_t>) s.scale_exponents = std::min(s.scale_exponents, 1);
+    std::mt19937_64 gen(seed);
+    a = random_codes<EA>(std::size_t(std::max<std::int64_t>(1, s.M * lda)), gen);
+    b = random_codes<EB>(std::size_t(std::max<std::int64_t>(1, s.N * ldb)), gen);
+    c.resize(std::size_t(std::max<std::int64_t>(1, s.M * ldc)));
+    fill_random(c, seed + 1);
+    if (kKind == gemm::scale::Kind::kPerTensor) {
+      sa = {random_scale(gen, s.scale_exponents)};
+      sb = {random_scale(gen, s.scale_exponents)};
+    } else if (kKind == gemm::scale::Kind::kPerRowColumn) {
+      sa.resize(std::size_t(std::max<std::int64_t>(1, s.M)));
+      sb.resize(std::size_t(std::max<std::int64_t>(1, s.N)));
+    } else {
+      ld_sa = s.M + s.pad;
+      ld_sb = k_blocks + s.pad;
+      sa.resize(std::size_t(std::max<std::int64_t>(1, ld_sa * (k_blocks - 1) + s.M)));
+      sb.resize(std::size_t(std::max<std::int64_t>(1, ld_sb * (n_blocks - 1) + k_blocks)));
+    }
+    for (float& x : sa) x = random_scale(gen, s.scale_exponents);
+    for (float& x : sb) x = random_scale(gen, s.scale_exponents);
+    reference();
+    if constexpr (is_ocp_float8<ED>) {
+      // D's scale maps the largest |D| to about 0.8 of the format's largest finite value.
+      const double top = double(float(ED::max_finite()));
+      sd = {float(amax_ref > 0.0 ? std::ldexp(1.0, int(std::floor(std::log2(0.8 * top / amax_ref)))) : 1.0)};
+    } else if (s.scale_d) {
+      sd = {random_scale(gen, 2)};
+    }
+    d.resize(std::size_t(std::max<std::int64_t>(1, s.M * ldd)));
+    poison(d);
+    if constexpr (std::is_same_v<EC, ED>) {
+      if (s.in_place) d = c;
+    } else {
+      REQUIRE_FALSE(s.in_place);
+    }
+  }
+
+  template <class T>
+  static std::vector<T> random_codes(std::size_t n, std::mt19937_64& gen) {
+    std::uniform_real_distribution<double> dist(-2.0, 2.0);
+    std::vector<T> v(n);
+    for (T& x : v) {
+      do {
+        x = T(float(dist(gen)));
+      } while (float(x) == 0.0f);
+    }
+    return v;
+  }
+
+  double scale_of(std::int64_t m, std::int64_t n, std::int64_t kb) const {
+    if (kKind == gemm::scale::Kind::kPerTensor) return double(sa[0]) * double(sb[0]);
+    if (kKind == gemm::scale::Kind::kPerRowColumn) return double(sa[std::size_t(m)]) * double(sb[std::size_t(n)]);
+    return double(sa[std::size_t(kb * ld_sa + m)]) * double(sb[std::size_t((n / gemm::scale::kBlock) * ld_sb + kb)]);
+  }
+
+  // alpha * sum_kb scale * (A B)_kb + beta * C in float64, and each element's bound before
+  // D's scale (the tensor core's error model: tensor_core_error below).
+  void reference() {
+    dtemp.assign(std::size_t(s.M * s.N), 0.0);
+    err_temp.assign(std::size_t(s.M * s.N), 0.0);
+    const double u = 0x1p-24;
+    std::vector<double> amax_rows(std::size_t(std::max<std::int64_t>(1, s.M)), 0.0);
+    for_rows(s.M, [&](std::int64_t m) {
+      std::vector<double> arow(std::size_t(s.K)), prod(std::size_t(s.K));
+      for (std::int64_t k = 0; k < s.K; ++k) arow[std::size_t(k)] = to_double(a[std::size_t(m * lda + k)]);
+      for (std::int64_t n = 0; n < s.N; ++n) {
+        const EB* bcol = b.data() + n * ldb;
+        for (std::int64_t k = 0; k < s.K; ++k) prod[std::size_t(k)] = arow[std::size_t(k)] * to_double(bcol[k]);
+        double acc = 0.0, tc_error = 0.0, promoted = 0.0;  // promoted: sum of |scale| (|tile sum| + its error)
+        double carried = 0.0, carried_error = 0.0;          // Accumulation::kFast: the tensor core's running sum
+        for (std::int64_t kb = 0; kb < k_blocks; ++kb) {
+          const std::int64_t k0 = kb * gemm::scale::kBlock, k1 = std::min(s.K, k0 + gemm::scale::kBlock);
+          double part = 0.0, error = Scales::kPromoted ? 0.0 : carried_error;
+          double running = Scales::kPromoted ? 0.0 : carried;
+          for (std::int64_t k = k0; k < k1; ++k) part += prod[std::size_t(k)];
+          for (std::int64_t step = k0; step < k1; step += 32) {
+            const bool with_accumulator = !Scales::kPromoted || step > k0;
+            error += tensor_core_error(prod.data() + step, std::min<std::int64_t>(32, k1 - step), with_accumulator,
+                                       std::fabs(running) + error);
+            for (std::int64_t k = step; k < std::min(k1, step + 32); ++k) running += prod[std::size_t(k)];
+          }
+          carried = running;
+          carried_error = error;
+          const double sc = scale_of(m, n, kb);
+          acc += sc * part;
+          if (Scales::kPromoted) {
+            tc_error += std::fabs(sc) * error;
+            promoted += std::fabs(sc) * (std::fabs(part) + error);
+          } else {  // one scale over all of K: the error is the running sum's at the end
+            tc_error = std::fabs(sc) * error;
+            promoted = std::fabs(sc) * (std::fabs(running) + error);
+          }
+        }
+        const double cv = s.beta != 0.0f ? to_double(c[std::size_t(m * ldc + n)]) : 0.0;
+        const double v = double(s.alpha) * acc + double(s.beta) * cv;
+        dtemp[std::size_t(m * s.N + n)] = v;
+        err_temp[std::size_t(m * s.N + n)] = std::fabs(double(s.alpha)) * (tc_error + double(k_blocks + 3) * u * promoted) +
+                                             3.0 * u * (std::fabs(double(s.alpha) * acc) + std::fabs(double(s.beta) * cv));
+        amax_rows[std::size_t(m)] = std::max(amax_rows[std::size_t(m)], std::fabs(v));
+      }
+    });
+    amax_ref = *std::max_element(amax_rows.begin(), amax_rows.end());
+  }
+
+  // The most one k32 step of the tensor core can err by (benchmark/notes/fp8.md measured it
+  // through benchmark/fp8_precision.cu): every addend (the `count` products and, if any, the
+  // accumulator, at most `accumulator` in magnitude) is aligned to the largest addend's
+  // exponent e and keeps 13 bits below it (2^(e-13)), each losing less than that; two more
+  // such units cover the result's normalisation when the sum carries into a higher exponent.
+  static double tensor_core_error(const double* products, std::int64_t count, bool with_accumulator,
+                                  double accumulator) {
+    double largest = with_accumulator ? accumulator : 0.0;
+    for (std::int64_t i = 0; i < count; ++i) largest = std::max(largest, std::fabs(products[i]));
+    if (largest == 0.0) return 0.0;
+    const double addends = double(count) + (with_accumulator ? 1.0 : 0.0) + 2.0;
+    return addends * std::ldexp(1.0, std::ilogb(largest) - 13);
+  }
+
+  Args arguments(const EA* A, const EB* B, const EC* C, ED* D, const float* SA, const float* SB, const float* SD,
+                 float* AMAX) const {
+    ED* out = D;
+    if constexpr (std::is_same_v<EC, ED>) {
+      if (s.in_place) out = const_cast<ED*>(C);
+    }
+    const bool give_d = is_ocp_float8<ED> || s.scale_d;
+    return Args{s.M, s.N, s.K, A, lda, B, ldb, C, ldc, out, ldd, s.alpha, s.beta,
+                gemm::Fp8ScaleArguments{SA, std::int64_t(sa.size()), ld_sa, SB, std::int64_t(sb.size()), ld_sb,
+                                        give_d ? SD : nullptr, s.amax ? AMAX : nullptr}};
+  }
+};
+
+// Runs the case and checks it. `path_check(args, workspace)` may require the path taken.
+template <class Config, class PathCheck = NoArgsCheck>
+void check_fp8(const Fp8Case& s, PathCheck&& path_check = {}) {
+  using H = Fp8Host<Config>;
+  using ED = typename H::ED;
+  using EC = typename H::EC;
+  const std::uint64_t seed = fresh_seed();
+  INFO(describe_case<Config>(CaseShape{s.M, s.N, s.K, s.pad, s.alpha, s.beta, s.in_place}, seed)
+       << " D=" << type_name<ED>::value << " scales=" << H::Scales::kName << " span=2^+-" << s.scale_exponents
+       << " workspace=" << s.workspace);
+  const H host(s, seed);
+  DeviceBuffer<typename H::EA> da(host.a);
+  DeviceBuffer<typename H::EB> db(host.b);
+  DeviceBuffer<EC> dc(host.c);
+  DeviceBuffer<ED> dd(host.d);
+  DeviceBuffer<float> dsa(host.sa), dsb(host.sb), dsd(host.sd), damax(host.amax);
+  const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr, dsa.ptr, dsb.ptr, dsd.ptr, damax.ptr);
+  const std::size_t workspace_bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
+  void* workspace = nullptr;
+  if (workspace_bytes > 0) {
+    REQUIRE_CUDA(cudaMalloc(&workspace, workspace_bytes));
+    REQUIRE_CUDA(cudaMemset(workspace, 0xff, workspace_bytes));
+  }
+  path_check(args, workspace);
+  const Status st = gemm::Gemm<Config>::run(args, workspace);
+  INFO("status " << status_name(st));
+  REQUIRE(st == Status::kSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  if (workspace != nullptr) REQUIRE_CUDA(cudaFree(workspace));
+
+  std::vector<ED> out;
+  if constexpr (std::is_same_v<EC, ED>) {
+    out = (s.in_place ? dc : dd).download_with_guard();
+  } else {
+    out = dd.download_with_guard();
+  }
+  const double d_scale = double(host.sd[0]);
+  const double u_d = unit_roundoff_of<ED>(), floor_d = subnormal_half_step<ED>();
+  std::int64_t unwritten = 0, outside = 0, beyond = 0;
+  double worst_ratio = 0.0, diff2 = 0.0, ref2 = 0.0, max_err_temp = 0.0;
+  std::int64_t worst_m = -1, worst_n = -1;
+  double worst_out = 0.0, worst_ref = 0.0;
+  for (std::int64_t m = 0; m < s.M; ++m) {
+    for (std::int64_t n = 0; n < s.N + (s.in_place ? s.pad : 2 * s.pad); ++n) {
+      const ED o = out[std::size_t(m * host.ldd + n)];
+      if (n >= s.N) {  // D's padding: untouched
+        if (bits_of(o) != bits_of(host.d[std::size_t(m * host.ldd + n)])) ++outside;
+        continue;
+      }
+      if (is_poison(o)) {
+        ++unwritten;
+        continue;
+      }
+      const double ref = d_scale * host.dtemp[std::size_t(m * s.N + n)];
+      const double e_t = host.err_temp[std::size_t(m * s.N + n)];
+      max_err_temp = std::max(max_err_temp, e_t);
+      const double bound = std::fabs(d_scale) * e_t * (1.0 + u_d) + u_d * std::fabs(ref) + floor_d;
+      const double err = std::fabs(to_double(o) - ref);
+      diff2 += err * err;
+      ref2 += ref * ref;
+      if (!(err <= bound)) ++beyond;  // NaN counts
+      const double ratio = err / bound;
+      if (!(ratio <= worst_ratio)) {
+        worst_ratio = ratio;
+        worst_m = m;
+        worst_n = n;
+        worst_out = to_double(o);
+        worst_ref = ref;
+      }
+    }
+  }
+  std::int64_t guard_hits = 0;
+  for (std::size_t g = out.size() - DeviceBuffer<ED>::kGuard; g < out.size(); ++g) guard_hits += !is_poison(out[g]);
+  const double rel_fro = ref2 > 0.0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  INFO("max |error| / bound = " << worst_ratio << " at (" << worst_m << ", " << worst_n << "): out=" << worst_out
+                                << " ref=" << worst_ref << "; rel_fro=" << rel_fro << "; beyond the bound: " << beyond
+                                << ", unwritten: " << unwritten << ", padding written: " << outside
+                                << ", guard written: " << guard_hits << "; d_scale=" << d_scale);
+  if (s.report) {
+    std::printf("fp8 bound report: M=%lld N=%lld K=%lld scales=%s span 2^+-%d D=%s: max |error|/bound = %.3g, "
+                "rel_fro = %.3g\n",
+                (long long)s.M, (long long)s.N, (long long)s.K, H::Scales::kName, s.scale_exponents,
+                type_name<ED>::value, worst_ratio, rel_fro);
+  }
+  CHECK(unwritten == 0);
+  CHECK(beyond == 0);
+  CHECK(outside == 0);
+  CHECK(guard_hits == 0);
+  if (s.amax && s.M > 0 && s.N > 0) {
+    const std::vector<float> amax = damax.download_with_guard();
+    INFO("amax " << amax[0] << " vs float64 " << host.amax_ref << " (bound " << max_err_temp << ")");
+    CHECK(std::fabs(double(amax[0]) - host.amax_ref) <= max_err_temp);
+  }
+}
+
+// Runs `args` (a call that must be refused) and requires `want` and D still poisoned.
+template <class Config>
+void check_fp8_refused(const typename gemm::Gemm<Config>::Args& args, Status want, const DeviceBuffer<typename Config::ElementD>& d) {
+  const Status got = gemm::Gemm<Config>::run(args);
+  INFO("want " << status_name(want) << ", got " << status_name(got));
+  CHECK(got == want);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  std::int64_t written = 0;
+  for (const auto& x : d.download_with_guard()) written += !is_poison(x);
+  CHECK(written == 0);
+}
+
+}  // namespace tessera::test

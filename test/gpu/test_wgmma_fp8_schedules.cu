@@ -1,0 +1,48 @@
+// GPU tests of the wgmma family with fp8 operands, the other consumer schedules and
+// accumulation: Accumulation::kFast (the sum kept in the tensor core over all of K, 128 x 256
+// tiles), the Pingpong schedule with block scales, and a 2x1 multicast cluster. Checked as
+// test_wgmma_fp8.cu checks (fp8_case.hpp). Label `gpu`; needs sm_90.
+#include "fp8_case.hpp"
+#include "fp8_configs.hpp"
+
+using namespace tessera;
+using namespace tessera::test::fp8;
+using gemm::TmaPath;
+using test::check_fp8;
+using test::Fp8Case;
+
+TEMPLATE_TEST_CASE("wgmma fp8 GEMM: fast accumulation, Pingpong, clusters", "[gpu][fp8][schedule]", FastBf16,
+                   PingpongBlock, ClusterBlock) {
+  for (const Fp8Case& s : {Fp8Case{128, 256, 128}, Fp8Case{200, 512, 400, 16, 1.0f, 0.5f},
+                           Fp8Case{520, 264, 1040, 0, -1.0f, 0.0f}, Fp8Case{8, 16, 32}}) {
+    check_fp8<TestType>(s);
+  }
+  check_fp8<TestType>({264, 512, 656}, expect_path<TestType>(TmaPath::kTma));
+  Fp8Case odd{129, 127, 131, 3, 1.0f, 0.5f};
+  check_fp8<TestType>(odd, expect_path<TestType>(TmaPath::kGeneric));
+  odd.workspace = true;
+  check_fp8<TestType>(odd, expect_path<TestType>(TmaPath::kPacked));
+  Fp8Case in_place{136, 256, 272, 16, 1.0f, 1.0f};
+  in_place.in_place = true;
+  check_fp8<TestType>(in_place);
+}
+
+TEST_CASE("wgmma fp8 GEMM: shapes that fill the machine", "[gpu][fp8][large]") {
+  check_fp8<BlockBf16>({1024, 1024, 1024});
+  check_fp8<TensorF16>({1031, 1553, 777, 1, 1.0f, 1.0f});
+  check_fp8<ClusterBlock>({2048, 1536, 1000, 0, 1.0f, 0.5f});
+  check_fp8<FastBf16>({1536, 1040, 512});
+}
+
+// The sanitizer cross-section (scripts/gpu_check.sh, scripts/device/fp8.sh): small cases of
+// every main loop (promoted with block and per-tensor scales, fast), fp8 D, each path.
+TEST_CASE("wgmma fp8 GEMM: sanitizer cross-section", "[gpu][fp8][sanitize]") {
+  check_fp8<BlockBf16>({136, 128, 272, 0, 1.0f, 0.5f});
+  check_fp8<FastBf16>({72, 256, 160});
+  check_fp8<ClusterBlock>({264, 128, 384});
+  check_fp8<TensorE5m2D>({64, 128, 96, 0, 1.0f, 0.5f});
+  Fp8Case odd{65, 33, 131, 3};
+  check_fp8<RowColBf16>(odd);  // generic path
+  odd.workspace = true;
+  check_fp8<BlockE4m3D>(odd);  // packed path
+}

@@ -1,0 +1,127 @@
+// Host checks of the fp8 GEMM's scales (no GPU): every refusal of Fp8Scaling::can_implement
+// at its boundary (the exact size passes, one value less is refused), what the scale modes
+// and WgmmaConfig with fp8 operands declare, and the per-element output op (alpha, beta, D's
+// scale, the amax of D before that scale).
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/gemm/epilogue/fp8_scaling.hpp"
+#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
+
+using namespace tessera;
+using namespace tessera::gemm;
+
+namespace {
+const float kScales[4] = {1.0f, 2.0f, 3.0f, 4.0f};  // only the pointers matter here
+float g_amax = 0.0f;
+}  // namespace
+
+TEST_CASE("fp8 block scales: sizes and leading dimensions at their boundaries", "[fp8][scales]") {
+  using S = Fp8Scaling<scale::Blockwise, bfloat16_t>;
+  const EpilogueProblem p{300, 260, 1000};  // 8 K blocks (the last partial), 3 N blocks
+  const std::int64_t kb = 8, nb = 3;
+  Fp8ScaleArguments a{kScales, 0, 0, kScales + 1, 0, 0, nullptr, nullptr};
+  // Defaults: ld_a = M, ld_b = K blocks.
+  a.scale_a_size = 300 * (kb - 1) + 300;
+  a.scale_b_size = kb * (nb - 1) + kb;
+  CHECK(S::can_implement(a, p) == Status::kSuccess);
+  auto with = [&](auto mutate) {
+    Fp8ScaleArguments x = a;
+    mutate(x);
+    return S::can_implement(x, p);
+  };
+  CHECK(with([](auto& x) { x.scale_a_size -= 1; }) == Status::kErrorScaleATooSmall);
+  CHECK(with([](auto& x) { x.scale_b_size -= 1; }) == Status::kErrorScaleBTooSmall);
+  CHECK(with([](auto& x) { x.scale_a = nullptr; }) == Status::kErrorNullScaleA);
+  CHECK(with([](auto& x) { x.scale_b = nullptr; }) == Status::kErrorNullScaleB);
+  // Explicit leading dimensions: at least M and the K blocks; sizes follow them.
+  CHECK(with([](auto& x) { x.scale_a_ld = 299; }) == Status::kErrorScaleATooSmall);
+  CHECK(with([](auto& x) { x.scale_b_ld = 7; }) == Status::kErrorScaleBTooSmall);
+  CHECK(with([](auto& x) { x.scale_a_ld = 304; }) == Status::kErrorScaleATooSmall);  // 304 * 7 + 300 needed
+  CHECK(with([](auto& x) {
+          x.scale_a_ld = 304;
+          x.scale_a_size = 304 * 7 + 300;
+        }) == Status::kSuccess);
+  CHECK(with([](auto& x) {
+          x.scale_b_ld = 12;
+          x.scale_b_size = 12 * 2 + 8;
+        }) == Status::kSuccess);
+  // Nothing is read when K == 0 or M x N is empty: null scales are fine then.
+  const Fp8ScaleArguments none{};
+  CHECK(S::can_implement(none, EpilogueProblem{300, 260, 0}) == Status::kSuccess);
+  CHECK(S::can_implement(none, EpilogueProblem{0, 260, 100}) == Status::kSuccess);
+  // make() fills the default leading dimensions.
+  const S made = S::make(a, p);
+  CHECK(made.ld_a == 300);
+  CHECK(made.ld_b == kb);
+}
+
+TEST_CASE("fp8 per-row/column and per-tensor scales, and D's scale", "[fp8][scales]") {
+  const EpilogueProblem p{300, 260, 100};
+  using RowCol = Fp8Scaling<scale::PerRowColumn<>, half_t>;
+  Fp8ScaleArguments a{kScales, 300, 0, kScales, 260, 0, nullptr, nullptr};
+  CHECK(RowCol::can_implement(a, p) == Status::kSuccess);
+  a.scale_a_size = 299;
+  CHECK(RowCol::can_implement(a, p) == Status::kErrorScaleATooSmall);
+  a.scale_a_size = 300;
+  a.scale_b_size = 259;
+  CHECK(RowCol::can_implement(a, p) == Status::kErrorScaleBTooSmall);
+
+  using Tensor = Fp8Scaling<scale::PerTensor<>, float>;
+  const Fp8ScaleArguments t{kScales, 0, 0, kScales, 0, 0, nullptr, nullptr};  // sizes not needed
+  CHECK(Tensor::can_implement(t, p) == Status::kSuccess);
+  // An fp8 D needs its scale; another D takes one optionally.
+  using Fp8Out = Fp8Scaling<scale::PerTensor<>, float8_e4m3_t>;
+  CHECK(Fp8Out::can_implement(t, p) == Status::kErrorNullScaleD);
+  Fp8ScaleArguments with_d = t;
+  with_d.scale_d = kScales + 2;
+  with_d.amax_d = &g_amax;
+  CHECK(Fp8Out::can_implement(with_d, p) == Status::kSuccess);
+  CHECK(Tensor::can_implement(with_d, p) == Status::kSuccess);
+  CHECK(Fp8Out::can_implement(Fp8ScaleArguments{}, EpilogueProblem{0, 0, 0}) == Status::kSuccess);
+}
+
+TEST_CASE("fp8 output op: D = d (alpha acc + beta c), amax before d", "[fp8][scales]") {
+  Fp8OutputOp op{2.0f, 0.5f, 0.25f};
+  CHECK(op.reads_c());
+  CHECK(op(3.0f, EpilogueElement{0, 0, -20.0f, true}) == 0.25f * (6.0f - 10.0f));
+  CHECK(op.amax == 4.0f);
+  CHECK(op(1.0f, EpilogueElement{0, 1, 0.0f, false}) == 0.5f);  // no C: 2 x 1, scaled
+  CHECK(op.amax == 4.0f);
+  CHECK(op(-5.0f, EpilogueElement{1, 0, 0.0f, false}) == -2.5f);
+  CHECK(op.amax == 10.0f);
+  CHECK_FALSE((Fp8OutputOp{1.0f, 0.0f, 1.0f}.reads_c()));
+}
+
+TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {
+  using Block = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e5m2_t, ColumnMajor, bfloat16_t, RowMajor,
+                            GemmShape<128, 128, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                            option::Scales<scale::Blockwise>>;
+  STATIC_REQUIRE(Block::kFp8);
+  STATIC_REQUIRE(std::is_same_v<Block::Epilogue, Fp8Scaling<scale::Blockwise, bfloat16_t>>);
+  STATIC_REQUIRE(Block::Scales::kPromoted);
+  // One K tile = one 128-byte line per row of fp8: 16 KiB of A and of B per stage.
+  STATIC_REQUIRE(Block::TileA::kBytes == 128 * 128);
+  STATIC_REQUIRE(Block::TileB::kBytes == 128 * 128);
+  STATIC_REQUIRE(Block::kStages == 6);
+  STATIC_REQUIRE(std::is_same_v<Block::Schedule, schedule::Cooperative>);
+  // The default scale mode is per tensor, promoted; fp8 D with a 16-bit C.
+  using Tensor = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, half_t, RowMajor,
+                             GemmShape<128, 256, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                             option::OutputElement<float8_e4m3_t>, option::Scales<scale::PerTensor<Accumulation::kFast>>>;
+  STATIC_REQUIRE(std::is_same_v<Tensor::ElementD, float8_e4m3_t>);
+  STATIC_REQUIRE(!Tensor::Scales::kPromoted);
+  STATIC_REQUIRE(Tensor::kStages == 4);
+  using Default = WgmmaConfig<float8_e5m2_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
+                              GemmShape<128, 128, 128>>;
+  STATIC_REQUIRE(std::is_same_v<Default::Scales, scale::PerTensor<>>);
+  STATIC_REQUIRE(Default::Scales::kPromoted);
+  // 16-bit operands are untouched by all this.
+  using Bf16 = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
+  STATIC_REQUIRE(!Bf16::kFp8);
+  STATIC_REQUIRE(std::is_same_v<Bf16::Epilogue, LinearCombination>);
+  CHECK(WgmmaSmemPlan<Block>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+}
