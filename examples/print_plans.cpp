@@ -98,6 +98,8 @@ int main() {
   print_umma_plans<examples::umma::ColD>("umma_gemm ColD (f16, A col, B row, D col)");
   print_umma_plans<examples::umma::Multicast>("umma_gemm Multicast (bf16, 2x1 cluster)");
   print_umma_plans<examples::umma::Pair>("umma_gemm Pair (bf16 -> f32 col)");
+  print_umma_plans<examples::umma::Fp8>("umma_gemm Fp8 (e4m3 -> bf16, .kind::f8f6f4)");
+  print_umma_plans<examples::umma::Fp8Pair>("umma_gemm Fp8Pair (e4m3 x e5m2 -> f32, CTA pair)");
   print_mfma_plans<tessera::Gfx942>();
   print_mfma_plans<tessera::Gfx950>();
   print_mfma_plan<examples::mfma::Async>("(bf16 -> f32, A row, B col)");

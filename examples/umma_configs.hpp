@@ -1,12 +1,13 @@
 // The Blackwell tcgen05 GEMM configurations Tessera ships and checks (gemm/umma_config.hpp):
 // together they cover both input types, the three output types, both majors of A and of B,
-// both layouts of D, one CTA per MMA with and without a multicast cluster, and a CTA pair
-// (cta_group::2). Shared by print_plans, the ISA tests (test/isa/umma_gemm_kernel.cpp), the
+// both layouts of D, one CTA per MMA with and without a multicast cluster, a CTA pair
+// (cta_group::2), and fp8 operands (.kind::f8f6f4) on one CTA and on a pair. Shared by print_plans, the ISA tests (test/isa/umma_gemm_kernel.cpp), the
 // host tests (test/unit/test_umma_host.cpp) and the GPU tests (test/gpu/test_umma_gemm.cu,
 // which no Blackwell GPU has run). Each is a struct, so its name shows in the kernel's
 // mangled symbol. Host-includable.
 #pragma once
 
+#include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/umma_config.hpp"
@@ -15,6 +16,8 @@
 namespace examples::umma {
 
 using tessera::bfloat16_t;
+using tessera::float8_e4m3_t;
+using tessera::float8_e5m2_t;
 using tessera::ColumnMajor;
 using tessera::GemmShape;
 using tessera::half_t;
@@ -39,5 +42,13 @@ struct Multicast : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfl
 // rows of A and half of B; fp32 column-major D.
 struct Pair : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor, GemmShape<256, 256, 64>,
                          CtaPair> {};
+
+// fp8 (.kind::f8f6f4, K = 32 per MMA): e4m3 x e4m3 -> bf16 on one CTA, 128x256 tiles with
+// a 128-value K tile (128 bytes, as 64 16-bit values); A and B K-contiguous (the only fp8 form).
+struct Fp8 : UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                        GemmShape<128, 256, 128>> {};
+// fp8 mixed formats on a CTA pair: e4m3 A x e5m2 B -> fp32, 256x256 MMAs.
+struct Fp8Pair : UmmaConfig<float8_e4m3_t, RowMajor, float8_e5m2_t, ColumnMajor, float, RowMajor,
+                            GemmShape<256, 256, 128>, CtaPair> {};
 
 }  // namespace examples::umma

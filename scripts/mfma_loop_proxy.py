@@ -5,7 +5,9 @@ No AMD GPU is available, so no TFLOP/s can be measured. What can be read from th
 is what one main-loop iteration asks of one wave:
 
   MFMA cycles      sum over the loop's MFMAs of 4 x passes (LLVM's SISchedule.td:
-                   32x32x{8,16} 8 passes, 16x16x{16,32} 4 passes; arch/amd/mfma.hpp)
+                   32x32x{8,16} 8 passes, 16x16x{16,32} 4 passes, the fp8 forms alike;
+                   arch/amd/mfma.hpp); gfx950's f8f6f4 forms twice that when an operand is
+                   8-bit (cbsz/blgp 0 or 1; arch/amd/mfma_lowp.hpp)
   other issue      every other instruction takes one issue slot of the wave, 4 cycles
                    (a wave64 instruction on a SIMD16; s_nop N: N + 1 cycles, at least 4)
   MFMA share       MFMA cycles / (MFMA cycles + other issue cycles): the fraction of the
@@ -31,11 +33,28 @@ import sys
 MFMA_CYCLES = [
     (re.compile(r"^v_mfma_\w*32x32x(8|16)"), 32),
     (re.compile(r"^v_mfma_\w*16x16x(16|32)"), 16),
+    (re.compile(r"^v_mfma_\w*32x32x64_f8f6f4"), 32),
+    (re.compile(r"^v_mfma_\w*16x16x128_f8f6f4"), 16),
 ]
+
+
+def mfma_cycles(line):
+    """Cycles of one MFMA line (with its modifiers), or None when the form is unknown."""
+    op = line.split()[0]
+    for pattern, cycles in MFMA_CYCLES:
+        if pattern.match(op):
+            if op.endswith("f8f6f4"):
+                cbsz = re.search(r"cbsz:(\d+)", line)
+                blgp = re.search(r"blgp:(\d+)", line)
+                formats = [int(cbsz.group(1)) if cbsz else 0, int(blgp.group(1)) if blgp else 0]
+                if any(f in (0, 1) for f in formats):  # an fp8 / bf8 operand: twice the passes
+                    cycles *= 2
+            return cycles
+    return None
 LDS_READ_BYTES = {
     "ds_read_b128": 1024, "ds_read_b96": 768, "ds_read_b64": 512, "ds_read2_b64": 1024,
     "ds_read2st64_b64": 1024, "ds_read_b32": 256, "ds_read2_b32": 512, "ds_read_u16": 128,
-    "ds_read_u16_d16": 128, "ds_read_u16_d16_hi": 128, "ds_read_b64_tr_b16": 512,
+    "ds_read_u16_d16": 128, "ds_read_u16_d16_hi": 128, "ds_read_b64_tr_b16": 512, "ds_read_u8": 64,
 }
 
 
@@ -109,12 +128,10 @@ def analyse(instrs):
         r["classes"][cls] = r["classes"].get(cls, 0) + 1
         if cls == "mfma":
             r["mfma"] += 1
-            for pattern, cycles in MFMA_CYCLES:
-                if pattern.match(op):
-                    r["mfma_cycles"] += cycles
-                    break
-            else:
+            cycles = mfma_cycles(t)
+            if cycles is None:
                 raise ValueError("unknown MFMA " + op)
+            r["mfma_cycles"] += cycles
             continue
         r["other"] += 1
         if op == "s_nop":

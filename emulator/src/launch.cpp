@@ -46,6 +46,7 @@ const char* call_name(Call c) {
     case Call::kSchedGroupBarrier: return "sched_group_barrier";
     case Call::kWaveBarrier: return "wave_barrier";
     case Call::kMfma: return "MFMA";
+    case Call::kMfmaLowp: return "MFMA (fp8/fp4)";
     case Call::kLdsDma: return "direct-to-LDS buffer load";
   }
   return "?";
@@ -198,6 +199,7 @@ void run_wave(Workgroup& wg, Wave& w) {
       case Call::kSchedGroupBarrier: record(w, TraceKind::kSchedGroupBarrier, c.pc, c.a, c.b, c.c); break;
       case Call::kWaveBarrier: record(w, TraceKind::kWaveBarrier, c.pc); break;
       case Call::kMfma: resolve_mfma(w); break;
+      case Call::kMfmaLowp: resolve_mfma_lowp(w); break;
       case Call::kLdsDma: resolve_lds_dma(w); break;
       case Call::kNone:
       case Call::kBarrier: break;

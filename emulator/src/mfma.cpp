@@ -83,6 +83,27 @@ float flush_fp32(float x, bool flush) {
 
 }  // namespace
 
+void report_mfma_misuse(const Wave& w, std::uintptr_t pc, const std::string& detail) {
+  Report r{ReportKind::kMisuse};
+  r.workgroup = emu().wg.id;
+  r.wave = w.id;
+  r.pc = pc;
+  r.detail = detail;
+  report(r);
+}
+
+bool mfma_wave_is_full(Wave& w) {
+  Workgroup& wg = emu().wg;
+  int active = 0;
+  for (int i = 0; i < w.lanes; ++i) active += wg.lanes[std::size_t(w.first_lane + i)].ended ? 0 : 1;
+  if (active == kWaveSize) return true;
+  report_mfma_misuse(w, wg.lanes[std::size_t(w.first_lane)].call.pc,
+                     "an MFMA reached by " + std::to_string(active) +
+                         " lanes: it reads all 64 lanes' registers, so every lane of the wave must be live");
+  wg.aborted = true;
+  return false;
+}
+
 void resolve_mfma(Wave& w) {
   Workgroup& wg = emu().wg;
   const Lane& lane0 = wg.lanes[std::size_t(w.first_lane)];
@@ -90,27 +111,11 @@ void resolve_mfma(Wave& w) {
   const int m = int(code >> 16), k_dim = int((code >> 1) & 0x7fff);
   const bool bf16 = (code & 1u) != 0;
   const int n = m;
-  int active = 0;
-  for (int i = 0; i < w.lanes; ++i) active += wg.lanes[std::size_t(w.first_lane + i)].ended ? 0 : 1;
-  if (active != kWaveSize) {
-    Report r{ReportKind::kMisuse};
-    r.workgroup = wg.id;
-    r.wave = w.id;
-    r.pc = lane0.call.pc;
-    r.detail = "an MFMA reached by " + std::to_string(active) +
-               " lanes: it reads all 64 lanes' registers, so every lane of the wave must be live";
-    report(r);
-    wg.aborted = true;
-    return;
-  }
+  if (!mfma_wave_is_full(w)) return;
   if ((k_dim == 2 * (m == 32 ? 8 : 16)) && !target_is_gfx950()) {
-    Report r{ReportKind::kMisuse};
-    r.workgroup = wg.id;
-    r.wave = w.id;
-    r.pc = lane0.call.pc;
-    r.detail = "v_mfma_f32_" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k_dim) +
-               " exists only on gfx950; the emulator runs gfx942";
-    report(r);
+    report_mfma_misuse(w, lane0.call.pc,
+                       "v_mfma_f32_" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k_dim) +
+                           " exists only on gfx950; the emulator runs gfx942");
   }
   record(w, TraceKind::kMfma, lane0.call.pc, std::uint32_t(m), std::uint32_t(k_dim), bf16 ? 1u : 0u);
 

@@ -35,6 +35,7 @@ enum class Call : std::uint8_t {
   kSchedGroupBarrier,
   kWaveBarrier,
   kMfma,
+  kMfmaLowp,
   kLdsDma,
 };
 const char* call_name(Call c);
@@ -56,6 +57,9 @@ struct Lane {
   // MFMA: operands in, accumulators in and results out.
   std::uint16_t mfma_a[8] = {}, mfma_b[8] = {};
   float mfma_c[16] = {};
+  // The low-precision MFMAs (mfma_lowp.cpp): operand bytes as words, and the scale registers.
+  std::uint32_t mfma_a32[8] = {}, mfma_b32[8] = {};
+  std::uint32_t mfma_scale_a = 0, mfma_scale_b = 0;
   // Direct-to-LDS load arguments.
   BufferResource dma_rsrc{};
   void* dma_lds = nullptr;
@@ -190,8 +194,14 @@ void vm_complete_until(Wave& w, std::uint64_t index);
 void vm_count_issue(Lane& l, Wave& w);
 void resolve_lds_dma(Wave& w);
 
-// MFMA (mfma.cpp).
+// MFMA (mfma.cpp, mfma_lowp.cpp).
 void resolve_mfma(Wave& w);
+void resolve_mfma_lowp(Wave& w);
+// True when all 64 lanes of the wave are live; else a kMisuse report (an MFMA reads every
+// lane's registers), the workgroup aborted, and false.
+bool mfma_wave_is_full(Wave& w);
+// A kMisuse report for the wave's MFMA at pc, naming what is wrong.
+void report_mfma_misuse(const Wave& w, std::uintptr_t pc, const std::string& detail);
 
 bool target_is_gfx950();
 

@@ -5,10 +5,12 @@
 // says in which order): every shipped configuration (examples/umma_configs.hpp) on every
 // path (TMA; packed with a workspace, generic without), odd sizes and K tails, beta != 0,
 // C == D, K = 0, the tiles a cluster or pair does not divide, against the float64 reference
-// with poisoned outputs, and the planned shared memory.
+// with poisoned outputs, and the planned shared memory; the fp8 configurations (.kind::f8f6f4)
+// against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp).
 #include "tessera/gemm/umma_gemm.hpp"
 
 #include "gemm_case.hpp"
+#include "lowp_gemm_case.hpp"
 #include "test_epilogues.hpp"
 #include "umma_configs.hpp"
 
@@ -57,7 +59,64 @@ void sweep() {
   }
 }
 
+// fp8 cases: the host half reads Config::OperandScales, which the tcgen05 family does not
+// take (its fp8 MMAs are unscaled); the same types with None say so.
+template <class Config>
+struct Unscaled : Config {
+  using OperandScales = gemm::operand_scale::None;
+};
+
+template <class Config, class ArgsCheck>
+void check_fp8_gemm(const CaseShape& s, ArgsCheck&& args_check) {
+  using Host = tessera::test::LowpHostCase<Unscaled<Config>>;
+  using tessera::test::DeviceBuffer;
+  const std::uint64_t seed = tessera::test::fresh_seed();
+  const Host host(s, seed);
+  INFO(host.describe(seed));
+  DeviceBuffer<typename Config::ElementA> da(host.a);
+  DeviceBuffer<typename Config::ElementB> db(host.b);
+  DeviceBuffer<typename Config::ElementC> dc(host.c);
+  DeviceBuffer<typename Config::ElementD> dd(host.d);
+  const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
+  void* workspace = nullptr;
+  const std::size_t bytes = s.workspace ? gemm::Gemm<Config>::workspace_size(args) : 0;
+  if (bytes > 0) REQUIRE_CUDA(cudaMalloc(&workspace, bytes));
+  args_check(args, workspace);
+  const Status st = gemm::Gemm<Config>::run(args, workspace);
+  INFO("status " << status_name(st));
+  REQUIRE(st == Status::kSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  if (workspace != nullptr) REQUIRE_CUDA(cudaFree(workspace));
+  const auto r = host.check_output(dd.download_with_guard(), DeviceBuffer<typename Config::ElementD>::kGuard);
+  INFO(r.compare.describe());
+  CHECK_CASE_OUTCOME(s, r);
+}
+
+// Every leading dimension a multiple of 16 values (16 bytes of fp8): the TMA path. K tails
+// inside a 128-value K tile and inside a 32-value MMA step.
+template <class Config>
+void fp8_sweep() {
+  const auto aligned16 = [](CaseShape s) {
+    s.ld_multiple = 16;
+    return s;
+  };
+  for (const CaseShape& s : {aligned16({8, 8, 16}), aligned16({128, 256, 128}), aligned16({136, 264, 200, 0, 1.0f, 0.5f}),
+                             aligned16({520, 1032, 1000, 16, 1.5f, -0.25f})}) {
+    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+  }
+  for (CaseShape s : {CaseShape{1, 1, 1}, CaseShape{7, 9, 65, 0, 1.0f, 0.5f}, CaseShape{129, 257, 127, 3, 2.0f, -1.0f}}) {
+    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
+    s.workspace = true;
+    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kPacked));
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("umma GEMM: fp8 (.kind::f8f6f4), every path", "[gpu][umma][fp8]", examples::umma::Fp8,
+                   examples::umma::Fp8Pair) {
+  fp8_sweep<TestType>();
+}
 
 TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, every path", "[gpu][umma]", examples::umma::Tn,
                    examples::umma::NnF32, examples::umma::ColD, examples::umma::Multicast, examples::umma::Pair) {

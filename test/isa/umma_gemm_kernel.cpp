@@ -51,6 +51,8 @@ UMMA_ISA_INSTANTIATE(NnF32)
 UMMA_ISA_INSTANTIATE(ColD)
 UMMA_ISA_INSTANTIATE(Multicast)
 UMMA_ISA_INSTANTIATE(Pair)
+UMMA_ISA_INSTANTIATE(Fp8)
+UMMA_ISA_INSTANTIATE(Fp8Pair)
 // The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
 template __global__ void umma_gemm_kernel<examples::umma::Tn, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<examples::umma::Tn>);
@@ -88,17 +90,20 @@ int main(int argc, char** argv) {
   if (std::strcmp(name, "Pair") == 0) return print_numbers<examples::umma::Pair>();
   if (std::strcmp(name, "Grouped") == 0) return print_numbers<examples::umma::Grouped>();
   if (std::strcmp(name, "PairBatched") == 0) return print_numbers<examples::umma::PairBatched>();
-  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched\n", argv[0]);
+  if (std::strcmp(name, "Fp8") == 0) return print_numbers<examples::umma::Fp8>();
+  if (std::strcmp(name, "Fp8Pair") == 0) return print_numbers<examples::umma::Fp8Pair>();
+  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched|Fp8|Fp8Pair\n", argv[0]);
   return 2;
 }
 
 #endif
 
-// ---- PTX checks, one FileCheck run per configuration (prefix TN, NN, COLD, MC or PAIR with
+// ---- PTX checks, one FileCheck run per configuration (prefix TN, NN, COLD, MC, PAIR, FP8 or
+// FP8PAIR with
 // the numbers of that configuration) ---------------------------------------------------------
 // Within a kernel the order of the roles' code is the compiler's, so most expectations are
 // unordered (DAG); an MMA line repeated 4 times needs 4 MMAs (DAG matches do not overlap):
-// one per 16-deep step of a 64-deep K tile. Every kernel first checks the dynamic shared
+// one per 32-byte step of a 128-byte K tile (16 16-bit values or 32 fp8 values). Every kernel first checks the dynamic shared
 // memory against the plan (the trap guard at its start).
 //
 // TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_7TmaPathE0E
@@ -255,9 +260,66 @@ int main(int argc, char** argv) {
 // PAIRB-DAG:   cp.async.bulk.tensor.3d.global.shared::cta.bulk_group
 // PAIRB-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
 //
+// fp8 on one CTA: the same pipeline with .kind::f8f6f4 MMAs, four per 128-value K tile, and
+// bf16 stores of D.
+// FP8-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma3Fp8ELNS0_7TmaPathE0E
+// FP8:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP8-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP8-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP8-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP8-DAG:   tcgen05.fence::after_thread_sync;
+// FP8-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// FP8-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// FP8-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// FP8-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// FP8-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma3Fp8ELNS0_7TmaPathE1E
+// FP8:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// FP8-DAG:   cp.async.cg.shared.global
+// FP8-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// FP8-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
+// The fp8 main loop's K steps (prefix FP8STEPS, a run of its own, in order): per K tile four
+// MMAs whose B descriptors start 32, 64 and 96 bytes into the stage line (32 fp8 values per
+// MMA), then the commit that frees the stage; no fifth MMA before it.
+// FP8STEPS-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma3Fp8ELNS0_7TmaPathE0E
+// FP8STEPS:       tcgen05.fence::after_thread_sync;
+// FP8STEPS:       tcgen05.mma.cta_group::1.kind::f8f6f4
+// FP8STEPS:       add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 32;
+// FP8STEPS:       tcgen05.mma.cta_group::1.kind::f8f6f4
+// FP8STEPS:       add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 64;
+// FP8STEPS:       tcgen05.mma.cta_group::1.kind::f8f6f4
+// FP8STEPS:       add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 96;
+// FP8STEPS:       tcgen05.mma.cta_group::1.kind::f8f6f4
+// FP8STEPS-NOT:   tcgen05.mma
+// FP8STEPS:       tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+//
+// fp8 (e4m3 x e5m2) on a CTA pair: cta_group::2 .kind::f8f6f4 MMAs from the leader.
+// FP8PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma7Fp8PairELNS0_7TmaPathE0E
+// FP8PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP8PAIR-DAG:   tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP8PAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// FP8PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// FP8PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// FP8PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma7Fp8PairELNS0_7TmaPathE1E
+// FP8PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
+// FP8PAIR-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
+// FP8PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
+//
 // ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE0E
-// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma}}
+// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma|kind::f8f6f4}}
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_7TmaPathE0E
@@ -277,6 +339,15 @@ int main(int argc, char** argv) {
 // NEG-NOT:   {{cta_group::1|complete_tx::bytes.multicast}}
 // NEG-LABEL: .entry {{.*}}4umma4PairELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// fp8: no 16-bit MMA; one CTA without a cluster, or a pair without multicast copies.
+// NEG-LABEL: .entry {{.*}}4umma3Fp8ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma3Fp8ELNS0_7TmaPathE1E
+// NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast}}
+// NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE1E
+// NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // The packed path's direct-store kernel: the TMA path's loads, no TMA store.
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE2E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
@@ -286,8 +357,20 @@ int main(int argc, char** argv) {
 // NEG-LABEL: .entry {{.*}}4umma11PairBatchedELNS0_7TmaPathE0E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d|cta_group::1|complete_tx::bytes.multicast}}
 //
-// ---- ptxas report (prefix REPORT): thirteen kernels, none with a stack frame, spills or static
+// ---- ptxas report (prefix REPORT): seventeen kernels, none with a stack frame, spills or static
 // shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
 // REPORT:      Function properties for {{.*}}umma_gemm_kernel
 // REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}

@@ -77,6 +77,29 @@ struct CaseOutcome {
   bool outside_intact = true;       // the element before an offset D, and the guard after D
 };
 
+// What an output allocation that came back says (D's, or C's in place; `off` elements
+// into it, `guard` poisoned elements after it): the comparison with the reference (laid
+// out like D), writes into D's padding, and whether the element before an offset D and the
+// guard after it are intact.
+template <class LC, class ED, class Reference>
+CaseOutcome output_outcome(const CaseShape& shape, std::int64_t off, std::int64_t ldd, const std::vector<ED>& out,
+                           std::size_t guard, Reference reference, double tol) {
+  CaseOutcome r;
+  const std::size_t size = out.size() - guard;
+  if (shape.M > 0 && shape.N > 0) {
+    const std::vector<double> ref = reference();
+    r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.data(), ldd);
+  }
+  r.tolerance = tol;
+  if (!shape.in_place) {
+    const std::vector<ED> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
+    r.padding_writes = count_padding_writes<LC>(shape.M, shape.N, whole, ldd);
+    if (off) r.outside_intact = is_poison(out[0]);
+  }
+  for (std::size_t g = size; g < out.size(); ++g) r.outside_intact = r.outside_intact && is_poison(out[g]);
+  return r;
+}
+
 template <class Config>
 struct HostCase {
   using EA = typename Config::ElementA;
@@ -155,20 +178,7 @@ struct HostCase {
   // `out`: the output allocation as it came back (C's in place, else D's), `guard`
   // poisoned elements after it included.
   CaseOutcome check_output(const std::vector<ED>& out, std::size_t guard) const {
-    CaseOutcome r;
-    const std::size_t size = out.size() - guard;
-    if (shape.M > 0 && shape.N > 0) {
-      const std::vector<double> ref = reference();
-      r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.data(), ldd);
-    }
-    r.tolerance = tolerance<EA, ED>(shape.K);
-    if (!shape.in_place) {
-      const std::vector<ED> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
-      r.padding_writes = count_padding_writes<LC>(shape.M, shape.N, whole, ldd);
-      if (off) r.outside_intact = is_poison(out[0]);
-    }
-    for (std::size_t g = size; g < out.size(); ++g) r.outside_intact = r.outside_intact && is_poison(out[g]);
-    return r;
+    return output_outcome<LC>(shape, off, ldd, out, guard, [this] { return reference(); }, tolerance<EA, ED>(shape.K));
   }
 };
 

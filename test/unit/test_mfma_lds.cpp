@@ -21,7 +21,9 @@
 
 #include "lds_bank_model.hpp"
 #include "mfma_configs.hpp"
+#include "mfma_lowp_configs.hpp"
 #include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/memory/mfma_scale_copy.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"
 
@@ -133,7 +135,7 @@ void count_config(const char* name, int transposed_write_degree) {
   CHECK(rb.degree == 1);
 
   // The same reads through an unswizzled tile: the swizzle is what makes them free.
-  using PlainA = SwizzledTile<TileA::kRows, TileA::kCols, 2, NoSwizzle>;
+  using PlainA = SwizzledTile<TileA::kRows, TileA::kCols, TileA::kElementBytes, NoSwizzle>;
   const Worst plain = operand_reads<Config, PlainA>(true);
   report(name, arch, "A operand reads, no swizzle (for comparison)", plain);
   CHECK(plain.degree > 1);
@@ -182,6 +184,49 @@ TEST_CASE("MFMA operand LDS traffic per shipped configuration (AMD LDS model)", 
   count_config<cfg::FourClusters<Gfx942>>("four clusters", kTransposed);
   count_config<cfg::FourClusters<Gfx950>>("four clusters", kTransposed);
   count_config<cfg::Async>("async", kTransposed);
+}
+
+// The MX scale tiles: each lane reads its rows' scale bytes (4 or 8, consecutive lanes
+// consecutive rows, the lane groups the same rows: one broadcast).
+template <class Config>
+void count_scale_reads(const char* name) {
+  using Plan = gemm::MfmaSmemPlan<Config>;
+  using Scales = MfmaScaleTiles<typename Plan::TileA, typename Plan::TileB, Config::kScaleBlocks>;
+  using Atom = typename Config::Atom;
+  Worst w;
+  for (int wave = 0; wave < Config::kWavesM; ++wave) {
+    for (int i = 0; i < Config::kRepM; ++i) {
+      std::vector<std::int64_t> addr(64);
+      for (int lane = 0; lane < 64; ++lane) {
+        addr[lane] = Scales::kOffsetFromA + (wave * Config::kWaveM + i * Atom::kM + lane % Atom::kM) * Config::kScaleBlocks;
+      }
+      w.add(count_conflicts(amd_bank_model(typename Config::Arch{}), addr, Config::kScaleBlocks));
+    }
+  }
+  report(name, Config::Arch::kName, "A scale reads (ds_read_b32 / b64)", w);
+  CHECK(w.degree == 1);
+}
+
+TEST_CASE("Low-precision MFMA operand and scale LDS traffic per shipped configuration", "[mfma][banks][lowp]") {
+  namespace cfg = examples::mfma_lowp;
+  std::printf("Low-precision MFMA GEMM LDS traffic, AMD LDS bank models (not measured)\n");
+  constexpr int kTransposed = 1;  // none transposes: fp8/fp4 operands are K-contiguous
+  count_config<cfg::Fp8Baseline942>("fp8 baseline", kTransposed);
+  count_config<cfg::Fp8OneCluster942>("fp8 one cl.", kTransposed);
+  count_config<cfg::Fp8OneCluster16x942>("fp8 one 16x16", kTransposed);
+  count_config<cfg::Fp8TwoClusters942>("fp8 two cl.", kTransposed);
+  count_config<cfg::Fp8FourClusters942>("fp8 four cl.", kTransposed);
+  count_config<cfg::Mxfp8Baseline950>("mxfp8 baseline", kTransposed);
+  count_config<cfg::Fp8OneCluster950>("fp8 one cl.", kTransposed);
+  count_config<cfg::Mxfp8OneCluster16x950>("mxfp8 one 16", kTransposed);
+  count_config<cfg::Mxfp8TwoClusters950>("mxfp8 two cl.", kTransposed);
+  count_config<cfg::Mxfp4TwoClusters950>("mxfp4 two cl.", kTransposed);
+  count_config<cfg::Mxfp4OneCluster16x950>("mxfp4 one 16", kTransposed);
+  count_scale_reads<cfg::Mxfp8Baseline950>("mxfp8 baseline");
+  count_scale_reads<cfg::Mxfp8OneCluster16x950>("mxfp8 one 16");
+  count_scale_reads<cfg::Mxfp8TwoClusters950>("mxfp8 two cl.");
+  count_scale_reads<cfg::Mxfp4TwoClusters950>("mxfp4 two cl.");
+  count_scale_reads<cfg::Mxfp4OneCluster16x950>("mxfp4 one 16");
 }
 
 TEST_CASE("Direct-to-LDS chunks land where the swizzled tile expects them", "[mfma][banks]") {

@@ -17,6 +17,7 @@
 #include "tessera/gemm/kernel/umma_smem_plan.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
+#include "tessera/mma/umma_lowp_atom.hpp"
 #include "umma_configs.hpp"
 
 using namespace tessera;
@@ -30,15 +31,25 @@ struct Field {
 };
 std::uint64_t field(std::uint64_t v, Field f) { return (v >> f.lsb) & ((std::uint64_t(1) << f.width) - 1); }
 
-// PTX ISA 9.7.16.4.2, Table 42 (instruction descriptor, .kind::f16), written out here
-// independently of the encoder.
+// PTX ISA 9.7.16.4.2, Table 42 (instruction descriptor, .kind::f16 and .kind::f8f6f4: the
+// same fields), written out here independently of the encoder.
 constexpr Field kSparseSelector{0, 2}, kSparse{2, 1}, kSaturate{3, 1}, kDType{4, 2}, kReserved6{6, 1},
     kAType{7, 3}, kBType{10, 3}, kNegateA{13, 1}, kNegateB{14, 1}, kTransposeA{15, 1}, kTransposeB{16, 1},
     kNShr3{17, 6}, kReserved23{23, 1}, kMShr4{24, 5}, kReserved29{29, 1}, kMaxShift{30, 2};
 
+// Table 42's A / B type codes: .kind::f16 F16 = 0, BF16 = 1; .kind::f8f6f4 E4M3 = 0, E5M2 = 1.
+template <class T>
+std::uint64_t table42_type() {
+  if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, float8_e4m3_t>) {
+    return 0;
+  } else {
+    static_assert(std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float8_e5m2_t>, "no Table 42 code");
+    return 1;
+  }
+}
+
 template <class Config>
 void check_instruction_descriptor() {
-  using EA = typename Config::ElementA;
   const std::uint64_t v = Config::kIdesc;
   INFO("idesc 0x" << std::hex << v);
   CHECK(field(v, kSparseSelector) == 0);
@@ -46,9 +57,8 @@ void check_instruction_descriptor() {
   CHECK(field(v, kSaturate) == 0);
   CHECK(field(v, kDType) == 1);  // F32 accumulators
   CHECK(field(v, kReserved6) == 0);
-  const std::uint64_t type = std::is_same_v<EA, bfloat16_t> ? 1 : 0;  // F16 = 0, BF16 = 1
-  CHECK(field(v, kAType) == type);
-  CHECK(field(v, kBType) == type);
+  CHECK(field(v, kAType) == table42_type<typename Config::ElementA>());
+  CHECK(field(v, kBType) == table42_type<typename Config::ElementB>());
   CHECK(field(v, kNegateA) == 0);
   CHECK(field(v, kNegateB) == 0);
   // Transposed = MN-major: a column-major A (M contiguous), a row-major B (N contiguous).
@@ -75,6 +85,10 @@ TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it",
   check_instruction_descriptor<examples::umma::Multicast>();
   check_instruction_descriptor<examples::umma::Pair>();
   check_instruction_descriptor<examples::umma::Pair::GenericConfig>();
+  check_instruction_descriptor<examples::umma::Fp8>();
+  check_instruction_descriptor<examples::umma::Fp8Pair>();
+  check_instruction_descriptor<examples::umma::Fp8Pair::GenericConfig>();
+  STATIC_REQUIRE(examples::umma::Fp8::kFp8 && examples::umma::Fp8Pair::kFp8 && !examples::umma::Tn::kFp8);
   // Two values worked out by hand from the table: bf16 x bf16 -> f32, both K-major,
   // M=128 N=256: D type bit 4, A and B type bits 7 and 10, N>>3 = 32 at bit 17, M>>4 = 8 at
   // bit 24; the pair's M=256 puts 16 at bit 24.
@@ -82,6 +96,19 @@ TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it",
   CHECK(examples::umma::Pair::kIdesc == 0x10400490u);
   // fp16, B N-major, N = 128: no type bits, transpose B (bit 16), N>>3 = 16.
   CHECK(examples::umma::NnF32::kIdesc == 0x08210010u);
+  // .kind::f8f6f4, e4m3 x e4m3 -> f32, K-major, M=128 N=256: type codes 0, so only D type,
+  // N and M; e4m3 x e5m2 on a pair (M=256): B type 1 at bit 10.
+  CHECK(examples::umma::Fp8::kIdesc == 0x08400010u);
+  CHECK(examples::umma::Fp8Pair::kIdesc == 0x10400410u);
+  // Every format code of the .kind::f8f6f4 column (the sub-byte ones are not issued).
+  CHECK(std::uint32_t(umma::F8F6F4Format::kE4M3) == 0);
+  CHECK(std::uint32_t(umma::F8F6F4Format::kE5M2) == 1);
+  CHECK(std::uint32_t(umma::F8F6F4Format::kE2M3) == 3);
+  CHECK(std::uint32_t(umma::F8F6F4Format::kE3M2) == 4);
+  CHECK(std::uint32_t(umma::F8F6F4Format::kE2M1) == 5);
+  // K of one MMA: 32 bytes of a K-major row (16 16-bit values, 32 fp8 values).
+  STATIC_REQUIRE(umma::kInstructionK<bfloat16_t> == 16);
+  STATIC_REQUIRE(umma::kInstructionK<float8_e5m2_t> == 32);
 }
 
 TEST_CASE("tcgen05 shared-memory descriptors: every field where Table 40 puts it", "[umma][descriptor]") {
@@ -131,14 +158,15 @@ namespace {
 std::uint32_t swizzle128(std::uint32_t address) { return address ^ (((address >> 7) & 7u) << 4); }
 
 // Where the canonical layout of a K step (CUTLASS make_umma_desc; PTX ISA 9.7.16.3) puts
-// element (mn, k), k < 16, given the descriptor's fields.
-std::uint32_t canonical_address(const umma::SmemDescriptor& d, bool k_major, int mn, int k) {
+// element (mn, k) of `bytes` bytes, k < 32 / bytes (one MMA's K), given the descriptor's fields.
+std::uint32_t canonical_address(const umma::SmemDescriptor& d, bool k_major, int mn, int k, int bytes) {
+  const int line = 128 / bytes;  // elements of a 128-byte line
   const std::uint32_t linear =
       k_major ? d.start_address + std::uint32_t(mn / 8) * d.stride_byte_offset + std::uint32_t(mn % 8) * 128 +
-                    std::uint32_t(k) * 2
-              : d.start_address + std::uint32_t(mn / 64) * d.leading_byte_offset +
+                    std::uint32_t(k * bytes)
+              : d.start_address + std::uint32_t(mn / line) * d.leading_byte_offset +
                     std::uint32_t(k / 8) * d.stride_byte_offset + std::uint32_t(k % 8) * 128 +
-                    std::uint32_t(mn % 64) * 2;
+                    std::uint32_t((mn % line) * bytes);
   return swizzle128(linear);
 }
 
@@ -147,8 +175,9 @@ std::uint32_t canonical_address(const umma::SmemDescriptor& d, bool k_major, int
 template <class Tile, bool kKMajor, int kRows>
 void check_descriptors_find_tile() {
   const std::uint32_t base = 0x8400;  // a stage: 1024-byte aligned
+  constexpr int kStepK = 32 / Tile::kElementBytes;  // one MMA's K
   for (int kk = 0; kk < 4; ++kk) {
-    const umma::SmemDescriptor d = umma::sw128_k_step<Tile, kKMajor>(base, kk);
+    const umma::SmemDescriptor d = umma::sw128_k_step<Tile, kKMajor, kStepK>(base, kk);
     // The encoded descriptor carries the same fields.
     const auto back = umma::decode_smem_descriptor(umma::encode(d));
     REQUIRE(back.start_address == d.start_address);
@@ -157,9 +186,10 @@ void check_descriptors_find_tile() {
     REQUIRE(back.swizzle == umma::Swizzle::k128B);
     REQUIRE(back.base_offset == 0);
     for (int mn = 0; mn < kRows; ++mn) {
-      for (int k = 0; k < 16; ++k) {
+      for (int k = 0; k < kStepK; ++k) {
         INFO("k step " << kk << " element (" << mn << ", " << k << ")");
-        REQUIRE(canonical_address(back, kKMajor, mn, k) == base + Tile::offset(mn, 16 * kk + k));
+        REQUIRE(canonical_address(back, kKMajor, mn, k, Tile::kElementBytes) ==
+                base + Tile::offset(mn, kStepK * kk + k));
       }
     }
   }
@@ -178,6 +208,8 @@ TEST_CASE("tcgen05 shared-memory descriptors describe the stages the TMA fills",
   check_stage_descriptors<examples::umma::NnF32>();      // N-major B
   check_stage_descriptors<examples::umma::ColD>();       // M-major A, N-major B
   check_stage_descriptors<examples::umma::Pair>();       // a pair's half of B (128 rows)
+  check_stage_descriptors<examples::umma::Fp8>();        // fp8: 32-byte K steps of 32 values
+  check_stage_descriptors<examples::umma::Fp8Pair>();
   using PairNn = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 256, 64>,
                                   gemm::CtaPair>;
   check_stage_descriptors<PairNn>();                     // and N-major

@@ -69,6 +69,18 @@ namespace tessera {
   X(kErrorWorkspaceNull, "the configuration needs a workspace but none was given")          \
   X(kErrorWorkspaceMisaligned, "the workspace must be 16-byte aligned")                      \
   X(kErrorUnsupported, "this configuration does not support the requested combination")    \
+  X(kErrorNullBlockScalesA, "the configuration scales A per block of K (MX, NVFP4) but A's "  \
+                            "block scales are null")                                        \
+  X(kErrorNullBlockScalesB, "the configuration scales B per block of K (MX, NVFP4) but B's "  \
+                            "block scales are null")                                        \
+  X(kErrorBlockScalesATooSmall, "A's block scales do not cover M x K: their ld must be at "   \
+                                "least ceil(K / block) and count at least "                 \
+                                "(M - 1) * ld + ceil(K / block)")                           \
+  X(kErrorBlockScalesBTooSmall, "B's block scales do not cover K x N: their ld must be at "   \
+                                "least ceil(K / block) and count at least "                 \
+                                "(N - 1) * ld + ceil(K / block)")                           \
+  X(kErrorPackedOperandOddK, "fp4 operands hold two values a byte along K: K, and the "      \
+                             "leading dimensions of A and B, must be even")                 \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
   X(kErrorOutOfMemory, "the device ran out of memory")                                      \

@@ -10,10 +10,16 @@
 //
 // Host-includable.
 #pragma once
+#include <type_traits>
 
 #include "tessera/gemm/config_options.hpp"
 
 namespace tessera::gemm {
+
+// Whether a family reads option::OperandScales (its configuration says how); the others
+// refuse it rather than ignore it.
+template <class Family>
+struct TakesOperandScales : std::false_type {};
 
 template <class Family_, class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_,
           class LayoutC_, class DefaultScheduler, class... Options_>
@@ -31,6 +37,9 @@ struct ConfigBase {
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
   using LayoutC = LayoutC_;
+  static_assert(TakesOperandScales<Family_>::value || !Options::kOperandScalesGiven,
+                "Tessera configuration: this kernel family takes no option::OperandScales (its operands are "
+                "not low-precision)");
 };
 
 }  // namespace tessera::gemm

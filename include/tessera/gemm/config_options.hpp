@@ -9,7 +9,10 @@
 //                              (default 2; more lets C be loaded further ahead, at the cost
 //                              of pipeline stages: gemm/wgmma_config.hpp)
 //   option::Scales<M>          fp8 operands only: how A and B are scaled (gemm/scale_mode.hpp;
-//                              default scale::PerTensor<>)
+//                              default scale::PerTensor<>): the wgmma family's float scales
+//   option::OperandScales<M>   low-precision operands: how A and B are scaled
+//                              (gemm/operand_scales.hpp; read by the families that take them:
+//                              MFMA's per-tensor and MX block scales)
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
 //                              GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
@@ -47,6 +50,10 @@ struct Scales {
                 "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise");
   using type = M;
 };
+template <class M>
+struct OperandScales {
+  using type = M;
+};
 }  // namespace option
 
 namespace detail {
@@ -78,7 +85,8 @@ struct StagingBoxesOf<option::StagingBoxes<N>> : std::integral_constant<int, N> 
 template <class T>
 constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
                                  IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value ||
-                                 IsOption<option::Scales, T>::value || StagingBoxesOf<T>::value != 0;
+                                 IsOption<option::Scales, T>::value || StagingBoxesOf<T>::value != 0 ||
+                                 IsOption<option::OperandScales, T>::value;
 template <template <class> class Tag, class... Options>
 constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
 }  // namespace detail
@@ -88,14 +96,15 @@ struct ConfigOptions {
   static_assert((detail::is_known_option<Options> && ...),
                 "Tessera configuration: an option after the configuration's own parameters is not one of "
                 "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::Scales<M>, "
-                "option::StagingBoxes<N> (N >= 1)");
+                "option::StagingBoxes<N> (N >= 1), option::OperandScales<M>");
   static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
                     detail::count_option<option::Epilogue, Options...> <= 1 &&
                     detail::count_option<option::Scheduler, Options...> <= 1 &&
                     detail::count_option<option::Scales, Options...> <= 1 &&
-                    (0 + ... + int(detail::StagingBoxesOf<Options>::value != 0)) <= 1,
-                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, Scales, StagingBoxes) may be "
-                "given once");
+                    (0 + ... + int(detail::StagingBoxesOf<Options>::value != 0)) <= 1 &&
+                    detail::count_option<option::OperandScales, Options...> <= 1,
+                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, Scales, StagingBoxes, "
+                "OperandScales) may be given once");
   using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
   using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
   using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
@@ -104,6 +113,7 @@ struct ConfigOptions {
   static constexpr bool kScalesGiven = detail::count_option<option::Scales, Options...> > 0;
   // 0 when not given (the family's default).
   static constexpr int kStagingBoxes = (0 + ... + detail::StagingBoxesOf<Options>::value);
+  static constexpr bool kOperandScalesGiven = detail::count_option<option::OperandScales, Options...> > 0;
 };
 
 }  // namespace tessera::gemm

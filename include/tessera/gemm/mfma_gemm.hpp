@@ -9,10 +9,13 @@
 // emulator (TESSERA_AMD_EMULATION). With scheduler::DataParallel no workspace is used; with
 // scheduler::StreamK (gemm/stream_k.hpp) the grid is persistent (CUs x the schedule's blocks
 // per CU) and workspace_size(args) bytes let it split K (without them: data-parallel).
+// Low-precision inputs (fp8, fp4) and their operand scales: mfma_config.hpp and
+// operand_scales.hpp; the scales ride in args.epilogue.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
+#include "tessera/core/math.hpp"
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
@@ -44,13 +47,36 @@ struct KernelLauncher<MfmaFamily, Config> {
     return r;
   }
 
+  // fp4 operands hold two values of K a byte: the kernel counts K, lda and ldb in bytes
+  // (storage units), which needs them even.
+  static constexpr int kValuesPerUnit = Config::kValuesPerUnit;
+  static bool packs_evenly(const Args& a) {
+    return kValuesPerUnit == 1 || (a.K % kValuesPerUnit == 0 && a.lda % kValuesPerUnit == 0 && a.ldb % kValuesPerUnit == 0);
+  }
+  // The problem in storage units (K, lda, ldb in bytes for fp4).
+  static Args in_storage_units(Args a) {
+    a.K /= kValuesPerUnit;
+    a.lda /= kValuesPerUnit;
+    a.ldb /= kValuesPerUnit;
+    return a;
+  }
+
   // 32-bit lane offsets from each workgroup's tile origin: the tile's strided extent
   // times the leading dimension stays below 2^31 bytes; K is counted in 32 bits; A and B
-  // each span less than 4 GiB (a buffer descriptor's num_records is 32 bits).
-  static Status check(const Args& a) {
+  // (and their block scales) each span less than 4 GiB (a buffer descriptor's num_records
+  // is 32 bits).
+  static Status check(const Args& given) {
+    if (!packs_evenly(given)) return Status::kErrorPackedOperandOddK;
+    const Args a = in_storage_units(given);
     constexpr std::int64_t k4GiB = std::int64_t(1) << 32;
     if (operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) >= k4GiB || operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) >= k4GiB) {
       return Status::kErrorOffsetOverflow;
+    }
+    if constexpr (Config::kBlockScaled) {
+      if (scale_span(given.epilogue.scales.a, given.M, given.K) >= k4GiB ||
+          scale_span(given.epilogue.scales.b, given.N, given.K) >= k4GiB) {
+        return Status::kErrorOffsetOverflow;
+      }
     }
     const Status s = tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
                                                           sizeof(EA), sizeof(EB));
@@ -65,6 +91,20 @@ struct KernelLauncher<MfmaFamily, Config> {
       return Status::kErrorProblemStrideMisaligned;
     }
     return Status::kSuccess;
+  }
+
+  // Bytes from a block-scale tensor's first scale to one past the last one the kernel reads.
+  template <class Tensor>
+  static std::int64_t scale_span(const Tensor& t, std::int64_t rows, std::int64_t K) {
+    using Mode = typename Config::OperandScales;
+    const std::int64_t blocks = ceil_div<std::int64_t>(K, Mode::kBlockValues);
+    return rows == 0 || blocks == 0 ? 0 : (rows - 1) * block_scale_ld<Mode>(t, K) + blocks;
+  }
+  // Block scales move as dwords in the main loop when every row starts 4-byte aligned.
+  template <class Tensor>
+  static bool scales_aligned(const Tensor& t, std::int64_t K) {
+    return reinterpret_cast<std::uintptr_t>(t.data) % 4 == 0 &&
+           block_scale_ld<typename Config::OperandScales>(t, K) % 4 == 0;
   }
 
   // The fix-up's partials (scheduler::StreamK; 0 when the plan would not split).
@@ -97,7 +137,8 @@ struct KernelLauncher<MfmaFamily, Config> {
   }
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
-  static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
+  static Status launch(const Args& given, void* workspace, Stream stream, const DeviceInfo& d) {
+    const Args a = in_storage_units(given);
     MfmaParams<Config> p{};
     p.a = a.A;
     p.b = a.B;
@@ -110,7 +151,18 @@ struct KernelLauncher<MfmaFamily, Config> {
       return ptr != nullptr && lines_aligned(ptr, ld, 4 * sizeof(*ptr));
     };
     using Epilogue = typename Config::Epilogue;
-    const Epilogue epilogue = Epilogue::make(a.epilogue, epilogue_problem(a));
+    const Epilogue epilogue = Epilogue::make(a.epilogue, epilogue_problem(given));
+    bool scales_vector_aligned = true;
+    if constexpr (Config::kBlockScaled) {
+      const auto& scales = given.epilogue.scales;
+      p.scale_a = reinterpret_cast<const unsigned char*>(scales.a.data);
+      p.scale_b = reinterpret_cast<const unsigned char*>(scales.b.data);
+      p.scale_ld_a = epilogue.ld_a;
+      p.scale_ld_b = epilogue.ld_b;
+      p.scale_span_a = scale_span(scales.a, given.M, given.K);
+      p.scale_span_b = scale_span(scales.b, given.N, given.K);
+      scales_vector_aligned = scales_aligned(scales.a, given.K) && scales_aligned(scales.b, given.K);
+    }
     p.output = {a.M, a.N, a.C, a.ldc, a.D, a.ldd,
                 epilogue.reads_c() && aligned4(a.C, a.ldc), aligned4(a.D, a.ldd), epilogue};
     const TileGrid g = grid(a);
@@ -146,7 +198,8 @@ struct KernelLauncher<MfmaFamily, Config> {
     // K = 0 reads neither operand (can_implement accepts null A and B then, whatever their
     // leading dimensions): any kernel computes D = beta * C; the aligned one is the one
     // every schedule has.
-    if (a.K == 0 || (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides))) {
+    if (a.K == 0 || (vector_aligned(a.A, a.lda) && vector_aligned(a.B, a.ldb) && strides_keep_alignment(p.strides) &&
+                     scales_vector_aligned)) {
       return launch_kernel(mfma_gemm_kernel<Config, true>, shape, stream, p);
     }
     if constexpr (Config::kDirectToLds) {

@@ -7,6 +7,9 @@
 //                                            bfloat16_t, RowMajor>;     // C and D
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);          // umma_gemm.hpp
 //
+// fp8 operands (float8_e4m3_t / float8_e5m2_t, any mix) run .kind::f8f6f4 (K-contiguous A and
+// B, a K tile of 128 values: TileShape GemmShape<128, N, 128>); no operand scales.
+//
 // Host-includable (no CUDA needed): the plans, the descriptors and print_plans use it.
 #pragma once
 #include <cstdint>
@@ -25,6 +28,7 @@
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
+#include "tessera/mma/umma_lowp_atom.hpp"
 
 namespace tessera::gemm {
 
@@ -117,22 +121,44 @@ struct UmmaConfig
   static constexpr int kEpilogueWarps = 4;
   static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
 
+  // fp8 operands: .kind::f8f6f4 (mma/umma_lowp_atom.hpp); 16-bit ones: .kind::f16.
+  static constexpr bool kFp8 =
+      mma::umma::is_umma_fp8<typename Base::ElementA> && mma::umma::is_umma_fp8<typename Base::ElementB>;
+  static_assert((is_wgmma_operand<typename Base::ElementA> &&
+                 std::is_same_v<typename Base::ElementA, typename Base::ElementB>) ||
+                    kFp8,
+                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both fp8 "
+                "(float8_e4m3_t or float8_e5m2_t, in any mix)");
+  static_assert(!kFp8 || (kKMajorA && kKMajorB),
+                "Tessera UmmaConfig: fp8 operands must be K-contiguous (A row-major, B column-major): "
+                "tcgen05 reads 8-bit operands K-major only");
+
   // The instruction descriptor of every tcgen05.mma of this configuration.
-  static constexpr mma::umma::InstrDescriptor kInstr = mma::umma::f16_f32_descriptor<ElementA_>(
-      kMmaM, kMmaN, kKMajorA ? mma::umma::Major::kK : mma::umma::Major::kMN,
-      kKMajorB ? mma::umma::Major::kK : mma::umma::Major::kMN);
+  static constexpr mma::umma::InstrDescriptor kInstr = [] {
+    if constexpr (kFp8) {
+      return mma::umma::f8f6f4_f32_descriptor<typename Base::ElementA, typename Base::ElementB>(kMmaM, kMmaN);
+    } else {
+      return mma::umma::f16_f32_descriptor<ElementA_>(kMmaM, kMmaN,
+                                                     kKMajorA ? mma::umma::Major::kK : mma::umma::Major::kMN,
+                                                     kKMajorB ? mma::umma::Major::kK : mma::umma::Major::kMN);
+    }
+  }();
   static constexpr std::uint32_t kIdesc = mma::umma::encode(kInstr);
 
-  static_assert(is_wgmma_operand<ElementA_> && std::is_same_v<ElementA_, ElementB_>,
-                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t");
   static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
+  static_assert(!Base::Options::kScalesGiven,
+                "Tessera UmmaConfig: the tcgen05 family applies no operand scales (option::Scales is the wgmma "
+                "family's fp8 scaling); its fp8 GEMM computes D = alpha A B + beta C unscaled");
   static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
                     std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
                     takes_problem_set<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
+  static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
+                "Tessera UmmaConfig: fp8 operands are walked with scheduler::DataParallel only (stream-K and "
+                "problem sets are not compiled and checked for them yet)");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,

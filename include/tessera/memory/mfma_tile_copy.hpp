@@ -1,6 +1,7 @@
 // Copies one operand tile of the MFMA GEMM from global memory into its K-contiguous,
 // swizzled LDS layout (gemm/kernel/mfma_smem_plan.hpp): Rows (M of A, N of B) x BK
-// 16-bit elements. Three ways, chosen at compile time:
+// 16-bit elements, or 8-bit ones (fp8, fp4 pairs: bytes) of a K-contiguous operand. Three
+// ways, chosen at compile time (below for 16-bit elements; 8-bit ones move 16 a piece):
 //
 //  kContiguousK  the operand is K-contiguous (A row-major, B column-major) and 16-byte
 //                aligned: each lane loads 8 K values of one row (buffer_load_dwordx4) and
@@ -23,14 +24,15 @@
 // first tile a block loads is the last K tile (gemm/k_tile_order.hpp), masked once in the
 // prologue when partial (mask_k), so the main loop's tiles are all whole.
 //
-// The operand's last dword: when an operand ends at an odd element (an odd K for a
-// K-contiguous operand, an odd M or N for the others), its last dword holds the last
-// element and two bytes past the operand. Whether the range check returns such a dword
-// whole or as zero is chip-dependent (MLIR's AMDGPU dialect documents it; the wave
-// emulator runs the kernels under both answers), so its value must not reach D:
-//  - the last element itself is read by the prologue alone (the last K tile goes first:
-//    gemm/k_tile_order.hpp), whose checked descriptor ends at the last whole dword; the
-//    element comes from one 2-byte load (load<true>);
+// The operand's last dword: when an operand ends mid-dword (an odd K of 16-bit elements, a
+// K not a multiple of 4 of 8-bit ones, for a K-contiguous operand; an odd M or N for the
+// others), its last dword holds the last elements and bytes past the operand. Whether the
+// range check returns such a dword whole or as zero is chip-dependent (MLIR's AMDGPU
+// dialect documents it; the wave emulator runs the kernels under both answers), so its
+// value must not reach D:
+//  - the last elements themselves are read by the prologue alone (the last K tile goes
+//    first: gemm/k_tile_order.hpp), whose checked descriptor ends at the last whole dword;
+//    they come from one 2-byte load (8-bit elements: one to three 1-byte loads; load<true>);
 //  - main-loop loads of rows inside M (columns inside N) never reach the last K line;
 //  - main-loop loads of an M- or N-contiguous operand can still meet the dword, through
 //    tile rows past M (columns past N): with a leading dimension shorter than the tile
@@ -74,9 +76,9 @@ struct MfmaTileCopyMap {
   static constexpr int kRows = Tile::kRows;
   static constexpr int kBK = Tile::kCols;
   static constexpr int kElementBytes = Tile::kElementBytes;
-  static_assert(kElementBytes == 2,
-                "Tessera MFMA tile copy: it moves 16-bit elements (a transpose packs pairs of them "
-                "into words); other element widths need their own copy");
+  static_assert(kElementBytes == 2 || (kElementBytes == 1 && kKind != TileCopyKind::kTransposing),
+                "Tessera MFMA tile copy: it moves 16-bit elements, or 8-bit elements of a K-contiguous "
+                "operand (the transposing copy packs pairs of 16-bit elements into words)");
   static constexpr int kVec = 16 / kElementBytes;  // elements per 16-byte piece
   static constexpr int kChunksK = kBK / kVec;
   static constexpr int kRowChunks = kRows / kVec;
@@ -236,12 +238,12 @@ struct MfmaTileCopy {
   static constexpr bool kUseScalarOffset = !kChecked && kKContiguousGlobal;
 
   // The tile at the cursor -> registers: kLoads VMEM instructions, in ticket order (the
-  // checked form, the prologue's, may issue one more: last_element()).
+  // checked form, the prologue's, may issue up to three more: last_element()).
   template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
     // The prologue's 16-byte loads: the descriptor ends at the operand's last whole dword
     // (a dword cut by num_records would read chip-dependently: see the top of this file);
-    // the last element comes from one 2-byte load (last_element()).
+    // the last elements come from 1- or 2-byte loads (last_element()).
     constexpr bool kLastElement = kChecked && kKind != TileCopyKind::kGather;
     const std::uint32_t end = span - k_bytes;  // bytes from the tile to the operand's end
     const amd::BufferResource r =
@@ -252,35 +254,46 @@ struct MfmaTileCopy {
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kKind == TileCopyKind::kGather) {
-        // Built as a vector of 16-bit lanes, so that the compiler may load the odd elements
-        // straight into the high halves.
-        using U16x8 = unsigned short __attribute__((ext_vector_type(8)));
-        U16x8 h;
+        // Built as a vector of element-sized lanes, so that the compiler may load the odd
+        // elements straight into their place in the word.
+        using Lane = amd::BufferWord<Map::kElementBytes>;
+        using Lanes = Lane __attribute__((ext_vector_type(kVec)));
+        Lanes h;
         TESSERA_UNROLL
-        for (int x = 0; x < kVec; ++x) h[x] = amd::buffer_load<2>(r, offset[v] + element_offset(0, x), soffset);
+        for (int x = 0; x < kVec; ++x) {
+          h[x] = amd::buffer_load<Map::kElementBytes>(r, offset[v] + element_offset(0, x), soffset);
+        }
         regs[v] = __builtin_bit_cast(U32x4, h);
       } else {
         regs[v] = amd::buffer_load<16>(r, offset[v], soffset);
       }
     }
     // Only an operand that ends mid-dword needs it: a wave-uniform (scalar) branch, so that
-    // the common case (even K, M, N) pays one scalar test in the prologue.
+    // the common case (K, M, N multiples of the dword) pays one scalar test in the prologue.
     if constexpr (kLastElement) {
-      if ((end & 2u) != 0u) last_element(end);
+      if ((end & 3u) != 0u) last_element(end);
     }
   }
 
-  // The operand's last element, at end - 2 from the tile (end % 4 == 2): the low half of a
-  // dword the rounded-down descriptor read as 0, into the register that holds it. Every
-  // lane loads it (one address; 2 bytes are never cut by the range check); the lane whose
-  // 16-byte piece covers it ORs it into place (pieces start 16-byte aligned, so the dword
-  // is piece dword (last - offset) / 4).
+  // The operand's last elements, the 1 to 3 bytes from end & ~3 to end (16-bit elements:
+  // the one at end - 2): the low part of a dword the rounded-down descriptor read as 0,
+  // into the register that holds it. Every lane loads them (one address each; 1- and
+  // 2-byte loads are never cut by the range check); the lane whose 16-byte piece covers
+  // the dword ORs them into place (pieces start 16-byte aligned, so the dword is piece
+  // dword (dword - offset) / 4).
   TESSERA_DEVICE TESSERA_FORCEINLINE void last_element(std::uint32_t end) {
-    const std::uint32_t last = end - 2u;
-    const std::uint32_t value = amd::buffer_load<2>(checked_resource(), last);
+    const std::uint32_t dword = end & ~3u;
+    std::uint32_t value;
+    if constexpr (Map::kElementBytes == 2) {
+      value = amd::buffer_load<2>(checked_resource(), dword);
+    } else {
+      value = amd::buffer_load<1>(checked_resource(), dword);
+      if ((end & 3u) > 1u) value |= std::uint32_t(amd::buffer_load<1>(checked_resource(), dword + 1u)) << 8;
+      if ((end & 3u) > 2u) value |= std::uint32_t(amd::buffer_load<1>(checked_resource(), dword + 2u)) << 16;
+    }
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
-      const std::uint32_t d = last - offset[v];  // wraps past 16 unless this piece holds it
+      const std::uint32_t d = dword - offset[v];  // wraps past 16 unless this piece holds it
       TESSERA_UNROLL
       for (int h = 0; h < 4; ++h) regs[v][h] |= d == 4u * h ? value : 0u;
     }
@@ -294,10 +307,15 @@ struct MfmaTileCopy {
         if (Map::block(tid).k + v >= k_valid) regs[v] = U32x4{0, 0, 0, 0};
       } else {
         const int k0 = Map::piece(tid, v).k;
+        constexpr int kPerWord = 4 / Map::kElementBytes;
+        constexpr std::uint32_t kElementMask = Map::kElementBytes == 2 ? 0xffffu : 0xffu;
         TESSERA_UNROLL
         for (int h = 0; h < 4; ++h) {
-          const std::uint32_t keep = (k0 + 2 * h < k_valid ? 0x0000ffffu : 0u) |
-                                     (k0 + 2 * h + 1 < k_valid ? 0xffff0000u : 0u);
+          std::uint32_t keep = 0u;
+          TESSERA_UNROLL
+          for (int x = 0; x < kPerWord; ++x) {
+            keep |= k0 + kPerWord * h + x < k_valid ? kElementMask << (8 * Map::kElementBytes * x) : 0u;
+          }
           regs[v][h] &= keep;
         }
       }

@@ -46,7 +46,9 @@ struct MfmaAtom {
   static constexpr int kM = Instruction::kM;
   static constexpr int kN = Instruction::kN;
   static constexpr int kK = Instruction::kK;
-  // 16-bit operand elements per lane and fp32 accumulators per lane.
+  // Operand elements per lane in storage units (16-bit elements; bytes for the
+  // low-precision instructions, arch/amd/mfma_lowp.hpp) and fp32 accumulators per lane.
+  static constexpr int kStorageBytes = Instruction::kStorageBytes;
   static constexpr int kOperandElements = Instruction::kOperandElements;
   static constexpr int kAccumulators = Instruction::kAccumulators;
   // Lanes are split into groups along K: lane l holds row (column) l % M of A (B) and
@@ -55,12 +57,13 @@ struct MfmaAtom {
 
   // ---- one instruction ---------------------------------------------------------------
   // A's element `e` in lane `lane`: (i, k) of the M x K operand.
+  // (For fp4 operands e counts bytes and k the first of the byte's two values.)
   TESSERA_HOST_DEVICE static constexpr MatrixCoord a_coord(int lane, int e) {
-    return {lane % kM, (lane / kM) * kOperandElements + e};
+    return {lane % kM, Instruction::operand_k(lane / kM, e)};
   }
   // B's element `e` in lane `lane`: (k, j) of the K x N operand.
   TESSERA_HOST_DEVICE static constexpr MatrixCoord b_coord(int lane, int e) {
-    return {(lane / kN) * kOperandElements + e, lane % kN};
+    return {Instruction::operand_k(lane / kN, e), lane % kN};
   }
   // Accumulator register `r` of lane `lane`: (i, j) of the M x N result. Registers come in
   // runs of 4 consecutive rows; a lane group (lane / N) holds every other run of 4 (32x32)
@@ -70,11 +73,15 @@ struct MfmaAtom {
   }
 
   // ---- packed 16-byte reads ------------------------------------------------------------
-  static constexpr int kReadElements = 8;                           // one ds_read_b128
-  static constexpr int kInstructionsPerRead = kReadElements / kOperandElements;
+  static constexpr int kReadElements = 16 / kStorageBytes;          // one ds_read_b128
+  // One read feeds kInstructionsPerRead instructions (gfx942: two), or one instruction
+  // takes kReadsPerInstruction reads (gfx950's f8f6f4 with 8-bit operands: two, read
+  // steps r and r + 1 giving its bytes 0..15 and 16..31).
+  static constexpr int kInstructionsPerRead = kReadElements >= kOperandElements ? kReadElements / kOperandElements : 1;
+  static constexpr int kReadsPerInstruction = kOperandElements > kReadElements ? kOperandElements / kReadElements : 1;
   static constexpr int kKPerRead = kReadElements * kKGroups;        // K covered by one read
-  static_assert(kInstructionsPerRead * kOperandElements == kReadElements,
-                "Tessera MFMA atom: an operand must divide a 16-byte read");
+  static_assert(kInstructionsPerRead * kOperandElements == kReadElements * kReadsPerInstruction,
+                "Tessera MFMA atom: an operand must divide a 16-byte read, or a whole number of reads");
 
   // The K value (within the read step) that element x of a lane's 8-element read holds:
   // lane group l / M reads the 8 contiguous K values starting at 8 * (l / M).

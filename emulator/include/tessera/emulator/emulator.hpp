@@ -153,7 +153,8 @@ enum class TraceKind {
   kWaitcnt,            // a = vmcnt, b = lgkmcnt, c = expcnt
   kImplicitWait,       // the compiler's own vmcnt wait before an LDS read of the wave's
                        // own direct-to-LDS bytes; a = operations left in flight
-  kMfma,               // a = M, b = K, c = 0 f16 / 1 bf16
+  kMfma,               // a = M, b = K, c = 0 f16 / 1 bf16; low-precision: 0x100 | A format << 4 |
+                       // B format, plus 0x200 for the scaled forms
   kBufferLoad,         // a = bytes per lane (lane 0's view)
   kBufferStore,        // a = bytes per lane
   kLdsDma,             // a = bytes per lane
@@ -189,6 +190,14 @@ struct MfmaSlot {
 MfmaSlot mfma_a_slot(int m, int k_dim, int i, int k);
 MfmaSlot mfma_b_slot(int n, int k_dim, int k, int j);
 MfmaSlot mfma_c_slot(int m, int n, int i, int j);
+// The same for the low-precision MFMAs (arch/amd/mfma_lowp.hpp; code = MfmaLowpCode::encode()):
+// A[i][k] and B[k][j] in lane `lane`, value `index` of its operand (a byte; fp4: nibble
+// 2 * byte + 1 for a byte's high nibble). C and D as mfma_c_slot.
+MfmaSlot mfma_lowp_a_slot(std::uint32_t code, int i, int k);
+MfmaSlot mfma_lowp_b_slot(std::uint32_t code, int k, int j);
+// The lane whose scale register scales row i of A (column j of B) over values
+// [32 block, 32 block + 32) of the instruction's K (the scaled forms).
+int mfma_lowp_scale_lane(std::uint32_t code, int row, int block);
 
 }  // namespace emulation
 }  // namespace amd

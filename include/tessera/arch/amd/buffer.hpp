@@ -78,6 +78,10 @@ struct BufferWord {
   using type = std::uint32_t;
 };
 template <>
+struct BufferWord<1> {
+  using type = unsigned char;
+};
+template <>
 struct BufferWord<2> {
   using type = unsigned short;
 };
@@ -95,7 +99,7 @@ struct BufferWord<16> {
 };
 }  // namespace detail
 
-// The raw payload of a Bytes-wide access (4, 8 or 16).
+// The raw payload of a Bytes-wide access (1 and 2: loads only; 4, 8 or 16).
 template <int Bytes>
 using BufferWord = typename detail::BufferWord<Bytes>::type;
 
@@ -151,12 +155,14 @@ template <int Bytes, int Aux = CachePolicy::kDefault>
 TESSERA_DEVICE TESSERA_FORCEINLINE BufferWord<Bytes> buffer_load(BufferResource r,
                                                                  std::uint32_t lane_offset,
                                                                  std::uint32_t scalar_offset = 0) {
-  static_assert(Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16,
-                "raw buffer loads move 2, 4, 8 or 16 bytes per lane");
+  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16,
+                "raw buffer loads move 1, 2, 4, 8 or 16 bytes per lane");
 #if defined(TESSERA_AMD_DEVICE_PASS)
   const int voff = static_cast<int>(lane_offset);
   const int soff = static_cast<int>(scalar_offset);
-  if constexpr (Bytes == 2) {
+  if constexpr (Bytes == 1) {
+    return __builtin_amdgcn_raw_buffer_load_b8(r.rsrc, voff, soff, Aux);
+  } else if constexpr (Bytes == 2) {
     return __builtin_amdgcn_raw_buffer_load_b16(r.rsrc, voff, soff, Aux);
   } else if constexpr (Bytes == 4) {
     return __builtin_amdgcn_raw_buffer_load_b32(r.rsrc, voff, soff, Aux);

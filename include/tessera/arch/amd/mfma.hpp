@@ -36,6 +36,11 @@ struct MfmaShape {
   static constexpr int kWaveSize = 64;
   static constexpr int kOperandElements = M * K / kWaveSize;
   static constexpr int kAccumulators = M * N / kWaveSize;
+  // Operands are 16-bit elements in storage; lane group g (lane / M) holds K values
+  // g * kOperandElements .. + kOperandElements - 1, element e the e-th of them.
+  static constexpr int kStorageBytes = 2;
+  static constexpr int kValuesPerByte = 1;
+  TESSERA_HOST_DEVICE static constexpr int operand_k(int g, int e) { return g * kOperandElements + e; }
   // gfx950 added the K-doubled forms; gfx942 has only K = 8 (32x32) and K = 16 (16x16).
   static constexpr bool kGfx950Only = (M == 32 && K == 16) || (M == 16 && K == 32);
   // Issue passes of the matrix core (4 cycles each): the instruction blocks the SIMD's

@@ -117,29 +117,39 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tcgen05_fence_after_thread_sync() {
 
 // ---- MMA ---------------------------------------------------------------------------------
 
-// D (TMEM at d) = A * B (+ D when accumulate), 16-bit inputs (.kind::f16): A and B from
-// shared-memory descriptors, the instruction descriptor kIdesc (its fields: mma/umma_atom.hpp)
-// as an immediate. Issued by one thread; asynchronous.
-template <int kCtaGroup, std::uint32_t kIdesc>
-TESSERA_DEVICE TESSERA_FORCEINLINE void umma_f16(std::uint32_t d, std::uint64_t desc_a, std::uint64_t desc_b,
-                                                 bool accumulate) {
+// The MMA kinds Tessera issues: .kind::f16 (half_t / bfloat16_t inputs, K = 16) and
+// .kind::f8f6f4 (fp8 e4m3 / e5m2 inputs, K = 32; mma/umma_lowp_atom.hpp). Both take the same
+// operands; only the kind, and the type fields of the instruction descriptor, differ.
+enum class UmmaKind { kF16, kF8F6F4 };
+
+// D (TMEM at d) = A * B (+ D when accumulate): A and B from shared-memory descriptors, the
+// instruction descriptor kIdesc (its fields: mma/umma_atom.hpp, umma_lowp_atom.hpp) as an
+// immediate. Issued by one thread (a pair's leader for cta_group::2); asynchronous.
+template <UmmaKind kKind, int kCtaGroup, std::uint32_t kIdesc>
+TESSERA_DEVICE TESSERA_FORCEINLINE void umma(std::uint32_t d, std::uint64_t desc_a, std::uint64_t desc_b,
+                                             bool accumulate) {
   static_assert(detail::is_cta_group<kCtaGroup>, "tcgen05: cta_group is 1 or 2");
 #if defined(TESSERA_SM100A_DEVICE_PASS)
-  if constexpr (kCtaGroup == 1) {
-    asm volatile(
-        "{\n\t.reg .pred p;\n\t"
-        "setp.ne.b32 p, %4, 0;\n\t"
-        "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(d),
-        "l"(desc_a), "l"(desc_b), "n"(kIdesc), "r"(std::uint32_t(accumulate))
-        : "memory");
+  // The instruction text is a literal per (cta_group, kind); everything else is shared.
+#define TESSERA_UMMA_ASM(group_kind)                                                                          \
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\ttcgen05.mma." group_kind                      \
+               " [%0], %1, %2, %3, p;\n\t}" ::"r"(d),                                                          \
+               "l"(desc_a), "l"(desc_b), "n"(kIdesc), "r"(std::uint32_t(accumulate))                           \
+               : "memory")
+  if constexpr (kKind == UmmaKind::kF16) {
+    if constexpr (kCtaGroup == 1) {
+      TESSERA_UMMA_ASM("cta_group::1.kind::f16");
+    } else {
+      TESSERA_UMMA_ASM("cta_group::2.kind::f16");
+    }
   } else {
-    asm volatile(
-        "{\n\t.reg .pred p;\n\t"
-        "setp.ne.b32 p, %4, 0;\n\t"
-        "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(d),
-        "l"(desc_a), "l"(desc_b), "n"(kIdesc), "r"(std::uint32_t(accumulate))
-        : "memory");
+    if constexpr (kCtaGroup == 1) {
+      TESSERA_UMMA_ASM("cta_group::1.kind::f8f6f4");
+    } else {
+      TESSERA_UMMA_ASM("cta_group::2.kind::f8f6f4");
+    }
   }
+#undef TESSERA_UMMA_ASM
 #else
   (void)d;
   (void)desc_a;

@@ -1,6 +1,7 @@
 // The MMA side of the Blackwell main loop: one thread of the MMA warp, per output tile, waits
 // for a free accumulator buffer in tensor memory, then for each K tile's stage issues the
-// tcgen05.mma steps (4 per 64-deep K tile, K = 16 each) from shared-memory descriptors, and
+// tcgen05.mma steps (4 per 128-byte K tile: K = 16 each of 16-bit inputs, .kind::f16; K = 32
+// each of fp8 inputs, .kind::f8f6f4) from shared-memory descriptors, and
 // frees the stage with tcgen05.commit on its empty barrier: the commit arrives once those
 // MMAs have read it, so the thread never waits for an MMA itself. After the last K tile one
 // more commit, on the buffer's full barrier, tells the epilogue the accumulator is complete.
@@ -19,6 +20,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/collective/stage_ring.hpp"
 #include "tessera/mma/umma_atom.hpp"
+#include "tessera/mma/umma_lowp_atom.hpp"
 
 namespace tessera::gemm {
 
@@ -32,17 +34,22 @@ struct UmmaMainloop {
   using TileB = typename Operands::TileB;
   using Cluster = typename Operands::Cluster;
   static constexpr int kCtaGroup = Operands::kCtaPair ? 2 : 1;
-  static constexpr int kSteps = Operands::kBlockK / mma::umma::kF16K;
+  // 1-byte operands are fp8 (UmmaConfig takes no other): .kind::f8f6f4; else .kind::f16.
+  static constexpr nvidia::UmmaKind kKind =
+      Operands::kElementBytesA == 1 ? nvidia::UmmaKind::kF8F6F4 : nvidia::UmmaKind::kF16;
+  // 32 bytes of K per MMA whatever the kind (16 16-bit values or 32 fp8 values).
+  static constexpr int kInstructionK = mma::umma::kInstructionK<typename Operands::ElementA>;
+  static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   // Barriers other CTAs complete (multicast bytes, a pair's peer copies) need cluster-scope
   // waits, as in the Hopper kernel.
   static constexpr bool kClusterWaits = Cluster::kSize > 1;
 
   // The descriptors of K step kk of the stage tiles at shared addresses a and b.
   TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t a, int kk) {
-    return mma::umma::encode(mma::umma::sw128_k_step<TileA, Operands::kKMajorA>(a, kk));
+    return mma::umma::encode(mma::umma::sw128_k_step<TileA, Operands::kKMajorA, kInstructionK>(a, kk));
   }
   TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t b, int kk) {
-    return mma::umma::encode(mma::umma::sw128_k_step<TileB, Operands::kKMajorB>(b, kk));
+    return mma::umma::encode(mma::umma::sw128_k_step<TileB, Operands::kKMajorB, kInstructionK>(b, kk));
   }
 
   // One arrival on `bar` in this CTA, or in every CTA of `mask`, when the MMAs issued so far
@@ -71,7 +78,7 @@ struct UmmaMainloop {
       TESSERA_UNROLL
       for (int kk = 0; kk < kSteps; ++kk) {
         // The tile's first MMA overwrites the buffer (the previous tile's values are stale).
-        nvidia::umma_f16<kCtaGroup, kIdesc>(d, descriptor_a(a, kk), descriptor_b(b, kk), kt > 0 || kk > 0);
+        nvidia::umma<kKind, kCtaGroup, kIdesc>(d, descriptor_a(a, kk), descriptor_b(b, kk), kt > 0 || kk > 0);
       }
       commit(&empty[pos.stage], stage_mask);
       pos.advance();

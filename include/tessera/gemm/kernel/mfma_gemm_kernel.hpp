@@ -37,6 +37,7 @@
 // view of the parameters moved to its problem (mfma_problem_view).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/arch/amd/lds.hpp"
 #include "tessera/arch/amd/sched.hpp"
@@ -52,7 +53,10 @@
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/gemm/problem_set.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/gemm/operand_scales.hpp"
+#include "tessera/memory/mfma_scale_copy.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
+#include "tessera/mma/mfma_lowp_wave_tile.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
 
@@ -75,6 +79,12 @@ struct MfmaParams {
   // the K cursors (and the buffer descriptors) out of scalar registers.
   LastFirstKOrder k_order;
   ProblemStrides strides;  // a batch's or group's entries (problem_set.hpp)
+  // MX block scales (Config::kBlockScaled): A's M rows and B's N rows of ceil(K / 32)
+  // bytes, ld bytes apart; span: bytes from the first to one past the last one read.
+  const unsigned char* scale_a;
+  const unsigned char* scale_b;
+  std::int64_t scale_ld_a, scale_ld_b;
+  std::int64_t scale_span_a, scale_span_b;
 };
 
 // The parameters of one problem of a batch or group, as one GEMM: A, B, C and D moved to unit
@@ -106,11 +116,22 @@ struct MfmaGemmKernel {
   static constexpr int kThreads = Config::kThreads;
 
   // The unaligned variant gathers elements along K for both operands; the aligned one
-  // moves 16-byte pieces, transposing M/N-contiguous operands in registers.
-  using CopyA = MfmaTileCopy<TileA, kThreads, tile_copy_kind(kAligned, Config::kKContiguousA), Config::kKContiguousA,
-                             SmemPlan::kWriteRowChunksA>;
-  using CopyB = MfmaTileCopy<TileB, kThreads, tile_copy_kind(kAligned, Config::kKContiguousB), Config::kKContiguousB,
-                             SmemPlan::kWriteRowChunksB>;
+  // moves 16-byte pieces, transposing M/N-contiguous operands in registers. With MX block
+  // scales each copy carries its operand's scales too (memory/mfma_scale_copy.hpp).
+  using OperandCopyA = MfmaTileCopy<TileA, kThreads, tile_copy_kind(kAligned, Config::kKContiguousA),
+                                    Config::kKContiguousA, SmemPlan::kWriteRowChunksA>;
+  using OperandCopyB = MfmaTileCopy<TileB, kThreads, tile_copy_kind(kAligned, Config::kKContiguousB),
+                                    Config::kKContiguousB, SmemPlan::kWriteRowChunksB>;
+  static constexpr int kScaleBlocks = Config::kBlockScaled ? Config::kScaleBlocks : 4;
+  using ScaleTiles = MfmaScaleTiles<TileA, TileB, kScaleBlocks>;
+  template <class OperandCopy, int kRows, int kScaleOffset>
+  using WithScales = std::conditional_t<
+      Config::kBlockScaled,
+      MfmaScaledCopy<OperandCopy, MfmaScaleCopy<kRows, kScaleBlocks, kThreads, kAligned>, kScaleOffset,
+                     Config::kValuesPerUnit>,
+      OperandCopy>;
+  using CopyA = WithScales<OperandCopyA, kBM, ScaleTiles::kOffsetFromA>;
+  using CopyB = WithScales<OperandCopyB, kBN, ScaleTiles::kOffsetFromB>;
   using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
 
   static constexpr bool kStreamK = scheduler_has_fixup<typename Config::Scheduler>;
@@ -362,6 +383,11 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void MfmaGemmKernel<Config, kAligned>::tile(u
     const std::int64_t origin_b = Config::LayoutB::offset(k0, n0, p.ldb) * std::int64_t(sizeof(*p.b));
     ops.copy_a.init(reinterpret_cast<const char*>(p.a) + origin_a, p.lda, p.span_a - origin_a, tid);
     ops.copy_b.init(reinterpret_cast<const char*>(p.b) + origin_b, p.ldb, p.span_b - origin_b, tid);
+    if constexpr (Config::kBlockScaled) {
+      const std::int64_t scales_a = m0 * p.scale_ld_a, scales_b = n0 * p.scale_ld_b;
+      ops.copy_a.init_scales(p.scale_a + scales_a, p.scale_ld_a, p.scale_span_a - scales_a, tid);
+      ops.copy_b.init_scales(p.scale_b + scales_b, p.scale_ld_b, p.scale_span_b - scales_b, tid);
+    }
   }
   const int wave_m = wave / Config::kWavesN, wave_n = wave % Config::kWavesN;
   ops.wt.init(wave_m * Config::kWaveM, wave_n * Config::kWaveN, lane);
@@ -432,6 +458,10 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, flo
                                                               std::int64_t n0, int lane, const Output& out) {
   constexpr int kLine = SmemPlan::kStageLine;
   constexpr int kAtomsM = 32 / Atom::kM, kAtomsN = 32 / Atom::kN;  // MFMA tiles per piece
+  auto output = out;
+  if constexpr (Config::kLowp) {  // (low-precision operands are walked data-parallel: out is D's)
+    resolve_epilogue(output.epilogue);  // per-tensor operand scales: read once, here
+  }
   TESSERA_UNROLL
   for (int pm = 0; pm < Config::kWaveM / 32; ++pm) {
     TESSERA_UNROLL
@@ -454,7 +484,7 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::epilogue(WaveTile& wt, flo
         const auto run = SmemPlan::staging_run(lane, q);
         const float* src = staging + run.line * kLine + run.at;
         float v[4] = {src[0], src[1], src[2], src[3]};
-        out(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
+        output(m0 + pm * 32 + SmemPlan::run_row(run), n0 + pn * 32 + SmemPlan::run_col(run), v);
       }
       amd::wave_barrier();
     }

@@ -19,6 +19,7 @@
 #include "tessera/core/math.hpp"
 #include "tessera/gemm/mfma_config.hpp"
 #include "tessera/layout/swizzle.hpp"
+#include "tessera/memory/mfma_scale_copy.hpp"
 #include "tessera/memory/smem_plan.hpp"
 
 namespace tessera::gemm {
@@ -27,17 +28,18 @@ namespace tessera::gemm {
 // c ^ g(r), bit b of g(r) being the parity of r & kMaskB. Chunks stay whole (a lane's
 // 16-byte read or write stays one instruction), every offset stays in its row, and,
 // since g depends on the row alone, applying the swizzle twice undoes it.
+// Offsets count elements; a chunk is 2^kChunkShift of them (16 bytes: 8 of 2 bytes, 16 of 1).
 template <int kK, std::uint32_t kMask0, std::uint32_t kMask1 = 0, std::uint32_t kMask2 = 0,
-          std::uint32_t kMask3 = 0>
+          std::uint32_t kMask3 = 0, int kChunkShift = 3>
 struct ChunkXorSwizzle {
   static constexpr int kRowShift = log2_floor(kK);
   static constexpr std::uint32_t kRowBits = kMask0 | kMask1 | kMask2 | kMask3;
-  static constexpr int kBase = 3;    // runs of 8 elements (one chunk) stay contiguous
-  static constexpr int kBlock = kK;  // and inside their row
+  static constexpr int kBase = kChunkShift;  // runs of one chunk stay contiguous
+  static constexpr int kBlock = kK;          // and inside their row
   // The pattern repeats every 2^(highest row bit used + 1) rows.
   static constexpr int kPeriod = kK << (kRowBits == 0 ? 0 : log2_floor(int(kRowBits)) + 1);
   static constexpr bool kIsIdentity = kRowBits == 0;
-  static_assert(kK >= 8 << ((kMask3 != 0) ? 3 : (kMask2 != 0) ? 2 : (kMask1 != 0) ? 1 : 0),
+  static_assert(kK >= (1 << kChunkShift) << ((kMask3 != 0) ? 3 : (kMask2 != 0) ? 2 : (kMask1 != 0) ? 1 : 0),
                 "ChunkXorSwizzle: a mask for a chunk bit the row does not have");
 
   TESSERA_HOST_DEVICE static constexpr std::uint32_t parity(std::uint32_t x) {
@@ -48,7 +50,7 @@ struct ChunkXorSwizzle {
     const std::uint32_t row = std::uint32_t(offset >> kRowShift);
     const std::uint32_t g = parity(row & kMask0) | parity(row & kMask1) << 1 | parity(row & kMask2) << 2 |
                             parity(row & kMask3) << 3;
-    return offset ^ static_cast<Int>(g << 3);
+    return offset ^ static_cast<Int>(g << kChunkShift);
   }
 };
 
@@ -89,7 +91,7 @@ struct MfmaOperandMasks {
     }
     return m;
   }
-  using type = ChunkXorSwizzle<kK, mask(0), mask(1), mask(2), mask(3)>;
+  using type = ChunkXorSwizzle<kK, mask(0), mask(1), mask(2), mask(3), log2_floor(16 / kElementBytes)>;
 };
 }  // namespace detail
 
@@ -134,13 +136,22 @@ struct MfmaSmemPlan {
   TESSERA_HOST_DEVICE static constexpr int run_row(Run r) { return kRowMajorC ? r.line : r.at; }
   TESSERA_HOST_DEVICE static constexpr int run_col(Run r) { return kRowMajorC ? r.at : r.line; }
 
-  // One stage holds the A tile, then the B tile; stages follow each other, so one offset
-  // names a stage for both operands (the three-stage loop rotates one offset, not four).
-  static constexpr std::size_t kStageBytes = std::size_t(TileA::kBytes) + TileB::kBytes;
+  // One stage holds the A tile, then the B tile (then, with MX block scales, their scale
+  // tiles: memory/mfma_scale_copy.hpp); stages follow each other, so one offset names a
+  // stage for both operands (the three-stage loop rotates one offset, not four).
+  static constexpr std::size_t scale_bytes() {
+    if constexpr (Config::kBlockScaled) {
+      return std::size_t(MfmaScaleTiles<TileA, TileB, Config::kScaleBlocks>::kBytes);
+    } else {
+      return 0;
+    }
+  }
+  static constexpr std::size_t kScaleBytes = scale_bytes();
+  static constexpr std::size_t kStageBytes = std::size_t(TileA::kBytes) + TileB::kBytes + kScaleBytes;
   static constexpr std::size_t kStageOffsetB = TileA::kBytes;
 
   struct Stages : smem::Buffer<std::size_t(kLdsStages) * kStageBytes> {
-    static constexpr const char* kName = "A+B stages";
+    static constexpr const char* kName = Config::kBlockScaled ? "A+B stages with scales" : "A+B stages";
   };
   struct StagingC : smem::Buffer<std::size_t(Config::kWaves) * kStageFloatsPerWave * 4> {
     static constexpr const char* kName = "C staging";

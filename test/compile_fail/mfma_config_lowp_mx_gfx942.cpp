@@ -1,0 +1,15 @@
+// MX block scales are applied by gfx950's v_mfma_scale instructions: gfx942 has none.
+#include "tessera/gemm/mfma_config.hpp"
+
+using namespace tessera;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Scales = gemm::operand_scale::Mx;
+#else
+using Scales = gemm::operand_scale::PerTensor;
+#endif
+using Config = gemm::MfmaConfig<Gfx942, float8_e4m3fnuz_t, RowMajor, float8_e4m3fnuz_t, ColumnMajor, float, RowMajor,
+                                GemmShape<128, 128, 128>, schedule::Auto<>, 2,
+                                amd::MfmaLowpShape<32, 32, 16, amd::MfmaFormat::kFp8, amd::MfmaFormat::kFp8>,
+                                gemm::option::OperandScales<Scales>>;
+static_assert(sizeof(Config) > 0, "");

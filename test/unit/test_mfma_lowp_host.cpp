@@ -1,0 +1,180 @@
+// Host checks of the low-precision MFMA GEMM's numbers: the instructions' traits
+// (arch/amd/mfma_lowp.hpp) against the numbers AMD publishes, the atoms' operand maps
+// against the register tables of Composable Kernel's MX MFMA test (written here in their
+// own form), which scale byte each instruction of a K tile reads, the stage layout with its
+// scale tiles, and the host API's refusals (Status) of bad scales and odd fp4 K.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "mfma_lowp_configs.hpp"
+#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma_gemm.hpp"
+#include "tessera/memory/mfma_scale_copy.hpp"
+#include "tessera/mma/mfma_atom.hpp"
+#include "tessera/mma/mfma_lowp_wave_tile.hpp"
+
+using namespace tessera;
+namespace cfg = examples::mfma_lowp;
+using amd::MfmaFormat;
+using amd::MfmaLowpShape;
+
+TEST_CASE("low-precision MFMA traits: bytes a lane, cycles, the instruction code", "[mfma][lowp]") {
+  using G942 = MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kBf8>;
+  using G950x8 = MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8, true>;
+  using G950x4 = MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4, true>;
+  // Registers a lane: 2 VGPRs for gfx942's fp8 (AMD's matrix instruction calculator), 8 for
+  // an 8-bit f8f6f4 operand and 4 for fp4 (the CDNA4 ISA guide's register table).
+  STATIC_REQUIRE(G942::kOperandWords == 2);
+  STATIC_REQUIRE(G950x8::kOperandWords == 8);
+  STATIC_REQUIRE(G950x4::kOperandWords == 4);
+  STATIC_REQUIRE(G950x4::kValuesPerByte == 2);
+  // FLOP per SIMD-cycle: MI300X fp8 1024 (2x its bf16), MI355X MXFP8 2048, MXFP4 4096.
+  STATIC_REQUIRE(G942::kFlops / G942::kCycles == 1024);
+  STATIC_REQUIRE(G950x8::kFlops / G950x8::kCycles == 2048);
+  STATIC_REQUIRE(G950x4::kFlops / G950x4::kCycles == 4096);
+  // The code the emulator's hook receives round-trips.
+  const amd::MfmaLowpCode c{16, 128, MfmaFormat::kBf8, MfmaFormat::kFp8, true, 2, 3};
+  const amd::MfmaLowpCode d = amd::MfmaLowpCode::decode(c.encode());
+  CHECK((d.m == 16 && d.k == 128 && d.a == MfmaFormat::kBf8 && d.b == MfmaFormat::kFp8 && d.scaled &&
+         d.opsel_a == 2 && d.opsel_b == 3 && d.f8f6f4()));
+}
+
+namespace {
+// Composable Kernel's register maps (test/mx_mfma_op/mx_mfma_op.hpp, load_A_row_major): lane
+// l starts at K = (l / M) * chunk and reads `chunks` chunks of `chunk` values, chunk * 64 / M
+// apart; gfx942's fp8 (the calculator): 8 values from 8 * (l / M).
+template <class Shape>
+int ck_k(int lane, int value) {
+  constexpr int M = Shape::kM;
+  if constexpr (!Shape::kF8F6F4) return 8 * (lane / M) + value;
+  const int chunk = amd::mfma_format_bits(Shape::kFormatA) == 4 ? 32 : 16;
+  return (lane / M) * chunk + (value / chunk) * (chunk * 64 / M) + value % chunk;
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("low-precision MFMA atoms place operands as Composable Kernel's MX test does", "[mfma][lowp]",
+                   (MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kFp8>),
+                   (MfmaLowpShape<16, 16, 32, MfmaFormat::kBf8, MfmaFormat::kFp8>),
+                   (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kBf8, true>),
+                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kFp8, MfmaFormat::kFp8>),
+                   (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp4, MfmaFormat::kFp4, true>),
+                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>)) {
+  using Atom = mma::MfmaAtom<TestType>;
+  for (int lane = 0; lane < 64; ++lane) {
+    for (int e = 0; e < Atom::kOperandElements; ++e) {
+      INFO("lane " << lane << " byte " << e);
+      // Byte e holds value e (8-bit) or values 2e, 2e + 1 (fp4): the first of them.
+      const int value = e * TestType::kValuesPerByte;
+      REQUIRE(Atom::a_coord(lane, e).row == lane % TestType::kM);
+      REQUIRE(Atom::a_coord(lane, e).col * 1 == ck_k<TestType>(lane, value));
+      REQUIRE(Atom::b_coord(lane, e).row == ck_k<TestType>(lane, value));
+      REQUIRE(Atom::b_coord(lane, e).col == lane % TestType::kN);
+    }
+  }
+}
+
+TEST_CASE("low-precision atoms: reads per instruction, and the K one read step covers", "[mfma][lowp]") {
+  using Gfx942 = mma::MfmaAtom<MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kFp8>>;
+  using Fp8x950 = mma::MfmaAtom<MfmaLowpShape<16, 16, 128, MfmaFormat::kFp8, MfmaFormat::kFp8>>;
+  using Fp4x950 = mma::MfmaAtom<MfmaLowpShape<32, 32, 64, MfmaFormat::kFp4, MfmaFormat::kFp4>>;
+  STATIC_REQUIRE((Gfx942::kInstructionsPerRead == 2 && Gfx942::kReadsPerInstruction == 1 && Gfx942::kKPerRead == 32));
+  STATIC_REQUIRE((Fp8x950::kInstructionsPerRead == 1 && Fp8x950::kReadsPerInstruction == 2 && Fp8x950::kKPerRead == 64));
+  STATIC_REQUIRE((Fp4x950::kInstructionsPerRead == 1 && Fp4x950::kReadsPerInstruction == 1 && Fp4x950::kKPerRead == 32));
+  // The 16-bit atoms are unchanged: 8 elements a read, two gfx942 instructions per read.
+  STATIC_REQUIRE((mma::MfmaAtom<amd::Mfma32x32x8Bf16>::kReadElements == 8 &&
+                  mma::MfmaAtom<amd::Mfma32x32x8Bf16>::kInstructionsPerRead == 2));
+}
+
+TEST_CASE("MX scales: instruction u of a K tile reads block kG u + g from byte (kG u) % 4", "[mfma][lowp]") {
+  // 32x32x64 (2 lane groups): instructions 0..3 of an 8-block (fp4) tile read words 0, 0, 1,
+  // 1 at op_sel 0, 2, 0, 2; after the lane group's shift of 8 g bits, byte (2u) % 4 is block
+  // 2u + g. 16x16x128 (4 groups): one word per instruction, op_sel 0.
+  using S2 = mma::MfmaScaleSelect<2>;
+  using S4 = mma::MfmaScaleSelect<4>;
+  const int word2[] = {0, 0, 1, 1}, opsel2[] = {0, 2, 0, 2};
+  for (int u = 0; u < 4; ++u) {
+    CHECK(S2::word(u) == word2[u]);
+    CHECK(S2::opsel(u) == opsel2[u]);
+    for (int g = 0; g < 2; ++g) CHECK(4 * S2::word(u) + S2::opsel(u) + g == 2 * u + g);
+  }
+  for (int u = 0; u < 2; ++u) {
+    CHECK(S4::word(u) == u);
+    CHECK(S4::opsel(u) == 0);
+    for (int g = 0; g < 4; ++g) CHECK(4 * S4::word(u) + S4::opsel(u) + g == 4 * u + g);
+  }
+}
+
+TEST_CASE("MX configurations: K in bytes, scale blocks, a stage with its scale tiles", "[mfma][lowp]") {
+  using Fp4 = cfg::Mxfp4TwoClusters950;  // 256 x 128 x 256 values of fp4
+  STATIC_REQUIRE(Fp4::kBlockKValues == 256);
+  STATIC_REQUIRE(Fp4::kBlockK == 128);  // bytes
+  STATIC_REQUIRE(Fp4::kScaleBlocks == 8);
+  using Plan = gemm::MfmaSmemPlan<Fp4>;
+  // A 256 x 128 bytes, B 128 x 128 bytes, then A's 256 x 8 and B's 128 x 8 scale bytes.
+  STATIC_REQUIRE(Plan::kStageBytes == 256 * 128 + 128 * 128 + 256 * 8 + 128 * 8);
+  using Scales = MfmaScaleTiles<typename Plan::TileA, typename Plan::TileB, 8>;
+  STATIC_REQUIRE(Scales::kOffsetFromA == 256 * 128 + 128 * 128);
+  STATIC_REQUIRE(Scales::kOffsetFromB == 128 * 128 + 256 * 8);
+  // Unscaled fp8 stages hold the operands only, the bf16 tile's bytes.
+  STATIC_REQUIRE(gemm::MfmaSmemPlan<cfg::Fp8OneCluster942>::kStageBytes == 2 * 128 * 128);
+}
+
+namespace {
+template <class Config>
+typename gemm::Gemm<Config>::Args fp4_args(const float4_e2m1x2_t* a, const float4_e2m1x2_t* b,
+                                          const std::uint8_t* scales, bfloat16_t* d) {
+  typename gemm::Gemm<Config>::Args args{100, 60, 320, a, 320, b, 320, nullptr, 60, d, 60, 1.0f, 0.0f};
+  const auto* s = reinterpret_cast<const float8_ue8m0_t*>(scales);
+  args.epilogue.scales.a = {s, 0, 100 * 10};
+  args.epilogue.scales.b = {s, 12, 59 * 12 + 10};
+  return args;
+}
+}  // namespace
+
+TEST_CASE("bad block scales and odd fp4 K are named Status values", "[mfma][lowp]") {
+  using Config = cfg::Mxfp4TwoClusters950;
+  using G = gemm::Gemm<Config>;
+  std::vector<float4_e2m1x2_t> a(100 * 160), b(60 * 160);
+  std::vector<std::uint8_t> scales(100 * 12);
+  std::vector<bfloat16_t> d(100 * 60);
+  const auto good = fp4_args<Config>(a.data(), b.data(), scales.data(), d.data());
+  REQUIRE(G::can_implement(good) == Status::kSuccess);
+  auto x = good;
+  x.epilogue.scales.a.data = nullptr;
+  CHECK(G::can_implement(x) == Status::kErrorNullBlockScalesA);
+  x = good;
+  x.epilogue.scales.b.data = nullptr;
+  CHECK(G::can_implement(x) == Status::kErrorNullBlockScalesB);
+  x = good;
+  x.epilogue.scales.a.count = 99 * 10 + 9;  // one scale short of (M - 1) * ld + ceil(K / 32)
+  CHECK(G::can_implement(x) == Status::kErrorBlockScalesATooSmall);
+  x = good;
+  x.epilogue.scales.b.ld = 9;  // fewer than ceil(320 / 32) = 10 blocks a row
+  CHECK(G::can_implement(x) == Status::kErrorBlockScalesBTooSmall);
+  x = good;
+  x.K = 319;
+  CHECK(G::can_implement(x) == Status::kErrorPackedOperandOddK);
+  x = good;
+  x.ldb = 321;
+  CHECK(G::can_implement(x) == Status::kErrorPackedOperandOddK);
+  // K = 0: nothing is read, null operands and scales are fine.
+  x = good;
+  x.K = 0;
+  x.A = nullptr;
+  x.B = nullptr;
+  x.epilogue.scales = {};
+  CHECK(G::can_implement(x) == Status::kSuccess);
+  // Per-tensor scales: both pointers, else the epilogue's named Status.
+  using PerTensor = cfg::Fp8OneCluster942;
+  std::vector<float8_e4m3fnuz_t> a8(64 * 64);
+  std::vector<float8_e5m2fnuz_t> b8(64 * 64);
+  std::vector<bfloat16_t> d16(64 * 64);
+  const float s[2] = {1.0f, 2.0f};
+  typename gemm::Gemm<PerTensor>::Args p{64, 64, 64, a8.data(), 64, b8.data(), 64, nullptr, 64, d16.data(), 64};
+  p.epilogue.scales = {s, s + 1};
+  CHECK(gemm::Gemm<PerTensor>::can_implement(p) == Status::kSuccess);
+  p.epilogue.scales.a = nullptr;
+  CHECK(gemm::Gemm<PerTensor>::can_implement(p) == Status::kErrorNullEpilogueOperand);
+}
