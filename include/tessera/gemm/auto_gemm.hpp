@@ -64,7 +64,6 @@ struct AutoEntries {
       case AutoEntry::kSmallM64: return f(SmallM64{});
       case AutoEntry::kSplit64: return f(Split<64>{});
       case AutoEntry::kSplit128: return f(Split<128>{});
-      case AutoEntry::kSplit256: return f(Split<256>{});
       case AutoEntry::kLarge2x1: return f(Large<ClusterShape<2, 1>>{});
       case AutoEntry::kLarge: break;
     }

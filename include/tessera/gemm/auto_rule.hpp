@@ -7,7 +7,7 @@
 // The entries (auto_gemm.hpp has their types), each a configuration tested by the GPU suite:
 //   kSmallM16/32/64   WgmmaSmallM<..., 16/32/64> (small_m.hpp): D^T = B^T A^T with the weights
 //                     on the tensor cores' 64-row side, K split over a cluster
-//   kSplit64/128/256  ClusterSplitK with 128 x 64, 128 x 128, 128 x 256 tiles
+//   kSplit64/128      ClusterSplitK with 128 x 64 and 128 x 128 tiles
 //                     (cluster_split_config.hpp): few output tiles, K split over a cluster
 //                     where it is deep enough
 //   kLarge            WgmmaConfig 128 x 256, Cooperative, persistent (the family's default)
@@ -33,7 +33,7 @@
 
 namespace tessera::gemm {
 
-enum class AutoEntry { kSmallM16, kSmallM32, kSmallM64, kSplit64, kSplit128, kSplit256, kLarge, kLarge2x1 };
+enum class AutoEntry { kSmallM16, kSmallM32, kSmallM64, kSplit64, kSplit128, kLarge, kLarge2x1 };
 
 // What the rule reads of a call.
 struct AutoProblem {
@@ -65,8 +65,7 @@ struct AutoRule {
       case AutoEntry::kSmallM32: return p.tma_a && p.tma_b && p.k_major_a;
       case AutoEntry::kSmallM64:
       case AutoEntry::kSplit64:
-      case AutoEntry::kSplit128:
-      case AutoEntry::kSplit256: return p.tma_a && p.tma_b;
+      case AutoEntry::kSplit128: return p.tma_a && p.tma_b;
       case AutoEntry::kLarge:
       case AutoEntry::kLarge2x1: return true;
     }
@@ -91,34 +90,30 @@ struct AutoRule {
   static constexpr std::int64_t split_ctas(const AutoProblem& p, int tile_n) {
     return tiles(p, tile_n) * split_of(p, tile_n);
   }
-  // Among the split tiles (widest first): with deep K (kDeepKTiles K tiles or more), 128 x 128
-  // where its CTAs fill 45% of the SMs, else 128 x 64 (less traffic per FLOP counts more than
-  // idle SMs: 256 x 256 x 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of 128 x 64; but
-  // 128 x 256 split tiles ran 512 x 512 x 16384 and 1024 x 1024 x 32768 at 0.47x and 0.67x
-  // cuBLAS where 128 x 128 ran them at 0.80x and 0.73x: benchmark/notes/small_m.md); else, among those that
-  // fill 9/10 of the SMs, the one split least (the cluster's sum costs more than a narrower
-  // tile: 128 x 4096 x 4096 ran faster on 128 x 64 tiles split 2 than on 128 x 128 split 4);
-  // else the one with the most CTAs.
+  // Between the split tiles (128 x 128 first): with deep K (kDeepKTiles K tiles or more),
+  // 128 x 128 where its CTAs fill 45% of the SMs, else 128 x 64 (less traffic per FLOP counts
+  // more than idle SMs: 256 x 256 x 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of
+  // 128 x 64); else, of those that fill 9/10 of the SMs, the one split least (the cluster's sum
+  // costs more than a narrower tile: 128 x 4096 x 4096 ran faster on 128 x 64 tiles split 2
+  // than on 128 x 128 split 4); else the one with the most CTAs. 128 x 256 split tiles are not
+  // in the table: on an H100 they ran every few-tile shape slower than these two (0.35-0.67x
+  // cuBLAS against 0.55-0.81x; benchmark/notes/small_m.md, v3).
   static constexpr AutoEntry split_entry(const AutoProblem& p) {
-    const AutoEntry entries[3] = {AutoEntry::kSplit256, AutoEntry::kSplit128, AutoEntry::kSplit64};
-    const int widths[3] = {256, 128, 64};
+    const AutoEntry entries[2] = {AutoEntry::kSplit128, AutoEntry::kSplit64};
+    const int widths[2] = {128, 64};
     const std::int64_t sms = p.sms;
     if (ceil_div<std::int64_t>(p.K, 64) >= kDeepKTiles) {
-      for (int i = 1; i < 3; ++i) {
+      for (int i = 0; i < 2; ++i) {
         if (20 * split_ctas(p, widths[i]) >= 9 * sms) return entries[i];
       }
     }
     int best = -1;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 2; ++i) {
       if (10 * split_ctas(p, widths[i]) < 9 * sms) continue;
       if (best < 0 || split_of(p, widths[i]) < split_of(p, widths[best])) best = i;
     }
     if (best >= 0) return entries[best];
-    best = 2;
-    for (int i = 0; i < 3; ++i) {
-      if (split_ctas(p, widths[i]) > split_ctas(p, widths[best])) best = i;
-    }
-    return entries[best];
+    return split_ctas(p, widths[0]) > split_ctas(p, widths[1]) ? entries[0] : entries[1];
   }
 
   static constexpr AutoChoice choose(const AutoProblem& p) {
@@ -142,7 +137,6 @@ inline const char* auto_entry_name(AutoEntry e) {
     case AutoEntry::kSmallM64: return "WgmmaSmallM<64> (D^T = B^T A^T, 128 x 64 tiles, K split over a cluster)";
     case AutoEntry::kSplit64: return "ClusterSplitK<128 x 64 x 64> (one CTA per tile, K split over a cluster where deep)";
     case AutoEntry::kSplit128: return "ClusterSplitK<128 x 128 x 64> (one CTA per tile, K split over a cluster where deep)";
-    case AutoEntry::kSplit256: return "ClusterSplitK<128 x 256 x 64> (one CTA per tile, K split over a cluster where deep)";
     case AutoEntry::kLarge: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent (the default)";
     case AutoEntry::kLarge2x1: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent, 2 x 1 clusters (B multicast)";
   }
