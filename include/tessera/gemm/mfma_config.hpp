@@ -210,9 +210,7 @@ struct MfmaConfig
                 "float8_e5m2fnuz_t, gfx950 float8_e4m3_t / float8_e5m2_t, or both float4_e2m1x2_t");
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
-                    takes_problem_set<typename Base::Scheduler>,
+  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
                 "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK, "

@@ -40,6 +40,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/math.hpp"
@@ -464,5 +465,12 @@ struct SchedulerHasFixup<S, std::enable_if_t<S::kFixup>> {
 };
 template <class S>
 constexpr bool scheduler_has_fixup = SchedulerHasFixup<S>::value;
+
+// The schedulers the tensor-core kernels (wgmma, tcgen05, MFMA) walk: one tile per unit
+// (DataParallel), tiles and K ranges with a fix-up (StreamK), or a batch's or groups' tiles
+// (a problem-set scheduler). Each family's configuration asserts it with its own message.
+template <class S>
+constexpr bool tensor_core_scheduler =
+    std::is_same_v<S, scheduler::DataParallel> || std::is_same_v<S, scheduler::StreamK> || takes_problem_set<S>;
 
 }  // namespace tessera::gemm

@@ -150,9 +150,7 @@ struct UmmaConfig
   static_assert(!Base::Options::kScalesGiven,
                 "Tessera UmmaConfig: the tcgen05 family applies no operand scales (option::Scales is the wgmma "
                 "family's fp8 scaling); its fp8 GEMM computes D = alpha A B + beta C unscaled");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
-                    takes_problem_set<typename Base::Scheduler>,
+  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");

@@ -156,9 +156,7 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
                 "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
                 "scheduler::Grouped, take 16-bit operands)");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::DataParallel> ||
-                    std::is_same_v<typename Base::Scheduler, scheduler::StreamK> ||
-                    takes_problem_set<typename Base::Scheduler>,
+  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
