@@ -1,0 +1,17 @@
+// Low-precision (fp8, fp4) operands are walked data-parallel only: scheduler::StreamK is
+// refused for them (16-bit operands take it).
+#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/stream_k.hpp"
+
+using namespace tessera;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Element = float8_e4m3_t;
+#else
+using Element = bfloat16_t;
+#endif
+using Config = gemm::MfmaConfig<Gfx950, Element, RowMajor, Element, ColumnMajor, float, RowMajor,
+                                GemmShape<256, 256, 64>, schedule::Auto<>, 2,
+                                gemm::detail::DefaultMfmaInstructionFor<Gfx950, Element, Element>,
+                                gemm::option::Scheduler<gemm::scheduler::StreamK>>;
+static_assert(sizeof(Config) > 0, "");

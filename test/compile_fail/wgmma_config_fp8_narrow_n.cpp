@@ -1,0 +1,13 @@
+// fp8 operands need an N tile of at least 64 (the narrow 16 and 32 tiles are 16-bit only).
+#include "tessera/gemm/wgmma_config.hpp"
+
+using namespace tessera;
+using namespace tessera::gemm;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Tile = GemmShape<128, 32, 128>;
+#else
+using Tile = GemmShape<128, 64, 128>;
+#endif
+using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor, Tile>;
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

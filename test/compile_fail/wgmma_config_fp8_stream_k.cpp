@@ -1,0 +1,18 @@
+// fp8 operands compute one GEMM per call with scheduler::DataParallel: the stream-K fix-up
+// applies no fp8 scales, so scheduler::StreamK is refused (16-bit operands take it).
+#include "tessera/gemm/stream_k.hpp"
+#include "tessera/gemm/wgmma_config.hpp"
+
+using namespace tessera;
+using namespace tessera::gemm;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Element = float8_e4m3_t;
+using Tile = GemmShape<128, 128, 128>;
+#else
+using Element = bfloat16_t;
+using Tile = GemmShape<128, 128, 64>;
+#endif
+using Config = WgmmaConfig<Element, RowMajor, Element, ColumnMajor, bfloat16_t, RowMajor, Tile, schedule::AutoSm90,
+                           ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>>;
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
