@@ -71,6 +71,7 @@ struct Options {
   int min_iters = 10;        // ...within these bounds on iterations
   int max_iters = 100;
   std::uint64_t seed = 0;    // 0: fresh per run
+  std::string shapes;        // --shapes: the LLM suite's shapes instead of its own (MxNxK,...)
 };
 Options g_opt;
 
@@ -394,6 +395,7 @@ void usage() {
       "  --target-ms=T     timed work per repetition used to pick iterations (default 50)\n"
       "  --min-iters=N     --max-iters=N   bounds on iterations (default 10, 100)\n"
       "  --seed=S          fixed input seed (default: fresh every run)\n"
+      "  --shapes=MxNxK,.. the llm suite's shapes instead of its list (e.g. --shapes=2048x2304x4096,1536x1536x16384)\n"
       "  --device-name     print the device name as used in result file names, and exit\n"
       "  e.g. --suite=llm --benchmark_filter='^llm_bf16/' --benchmark_out=r.json --benchmark_out_format=json\n\n");
 }
@@ -427,6 +429,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       g_opt.min_iters = std::max(1, std::atoi(value("--min-iters=").c_str()));
     } else if (a.rfind("--max-iters=", 0) == 0) {
       g_opt.max_iters = std::max(1, std::atoi(value("--max-iters=").c_str()));
+    } else if (a.rfind("--shapes=", 0) == 0) {
+      g_opt.shapes = value("--shapes=");
     } else if (a.rfind("--seed=", 0) == 0) {
       g_opt.seed = std::strtoull(value("--seed=").c_str(), nullptr, 0);
     } else if (a == "--device-name") {

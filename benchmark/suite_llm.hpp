@@ -15,35 +15,46 @@
 #pragma once
 
 #if defined(TESSERA_CUDA)
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "bench_registry.hpp"
 #include "checks.hpp"
 #include "gemm_impls.hpp"
+#include "llm_benchmark_shapes.hpp"
 #include "tessera_variants.hpp"
 
 namespace {
 
-struct LlmShape {
-  std::int64_t M, N, K;
-};
+using LlmShape = tessera::test::GemmExtents;
 
-std::vector<LlmShape> llm_shapes() {
-  std::vector<LlmShape> s = {
-      {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 1024},
-  };
-  for (std::int64_t nk : {4096, 8192})
-    for (std::int64_t m : {1, 8, 16, 32, 64, 128}) s.push_back({m, nk, nk});
-  for (const LlmShape& x : std::vector<LlmShape>{
-           {4096, 14336, 4096}, {4096, 4096, 14336}, {2048, 6144, 4096},      // MLP up, down; QKV
-           {256, 256, 65536},   {512, 512, 16384},   {1024, 1024, 32768},     // deep K
-           {4097, 4095, 4103},  {1000, 1000, 1000},                            // odd
-       }) {
-    s.push_back(x);
+// --shapes=MxNxK,... (g_opt.shapes): a user's list instead of the suite's; a malformed entry
+// ends the program with a message (a benchmark run on the wrong shapes is worse than none).
+std::vector<LlmShape> parse_llm_shapes(const std::string& list) {
+  std::vector<LlmShape> s;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    long long m = 0, n = 0, k = 0;
+    char tail = 0;
+    if (std::sscanf(item.c_str(), "%lldx%lldx%lld%c", &m, &n, &k, &tail) != 3 || m <= 0 || n <= 0 || k <= 0) {
+      std::fprintf(stderr, "tessera_bench: --shapes: '%s' is not MxNxK with positive extents\n", item.c_str());
+      std::exit(2);
+    }
+    s.push_back({std::int64_t(m), std::int64_t(n), std::int64_t(k)});
+    at = end + 1;
   }
   return s;
+}
+
+std::vector<LlmShape> llm_shapes() {
+  if (!g_opt.shapes.empty()) return parse_llm_shapes(g_opt.shapes);
+  return tessera::test::llm_benchmark_shapes();
 }
 
 constexpr std::int64_t kDecodeMaxM = 128;

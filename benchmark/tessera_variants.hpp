@@ -135,6 +135,17 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
         GemmShape<128, 256, 64>, Cooperative>>>>("tessera_split_128x256"));
     impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, Cooperative,
         ClusterShape<2, 1>>>>("tessera_wgmma_2x1"));
+    // Candidates for the shapes whose 128 x 256 tiles fill the SMs unevenly (a partial last wave).
+    using tessera::gemm::option::Scheduler;
+    using tessera::gemm::scheduler::StreamK;
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, Cooperative>>>(
+        "tessera_wgmma_128x128"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>,
+        tessera::schedule::Pingpong>>>("tessera_wgmma_128x128_pingpong"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, Cooperative,
+        ClusterShape<1, 1>, 0, Scheduler<StreamK>>>>("tessera_wgmma_128x128_streamk"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, Cooperative,
+        ClusterShape<2, 1>, 0, Scheduler<StreamK>>>>("tessera_wgmma_streamk_2x1"));
   }
 #endif
 #endif

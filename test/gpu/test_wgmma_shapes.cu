@@ -305,14 +305,18 @@ TEST_CASE("selector: its choice for every benchmark shape runs the arguments", "
     for (float beta : {0.0f, 1.0f}) {
       const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> args{
           x.M, x.N, x.K, fake, x.K, fake, x.K, fake, x.N, const_cast<bfloat16_t*>(fake), x.N, 1.0f, beta};
-      const gemm::AutoChoice c = gemm::auto_choice<AutoTn>(args, d);
-      INFO(gemm::explain<AutoTn>(args));
-      const bool takes = AutoTn::Entries::with(c.entry, [&](auto e) {
-        return gemm::Gemm<decltype(e)>::can_implement(args) == Status::kSuccess;
-      });
-      CHECK(takes);
-      const gemm::AutoChoice rule = gemm::AutoRule::choose(gemm::detail::auto_problem<AutoTn>(args, d));
-      CHECK((c.entry == rule.entry || c.reason == gemm::AutoReason::kFallback));
+      for (bool workspace : {false, true}) {
+        const gemm::AutoChoice c = gemm::auto_choice<AutoTn>(args, d, workspace);
+        static const char any_workspace = 0;
+        INFO(gemm::explain<AutoTn>(args, workspace ? &any_workspace : nullptr));
+        const bool takes = AutoTn::Entries::with(c.entry, [&](auto e) {
+          return gemm::Gemm<decltype(e)>::can_implement(args) == Status::kSuccess;
+        });
+        CHECK(takes);
+        const gemm::AutoChoice rule = gemm::AutoRule::choose(gemm::detail::auto_problem<AutoTn>(args, d, workspace));
+        CHECK((c.entry == rule.entry || c.reason == gemm::AutoReason::kFallback));
+      }
+      const gemm::AutoChoice c = gemm::auto_choice<AutoTn>(args, d, false);
       if (x.M <= 16 && x.N >= 4096) CHECK(c.entry == gemm::AutoEntry::kSmallM16);
       if (x.M == 4097) CHECK(c.entry == gemm::AutoEntry::kLarge);  // odd ld: the packed path
     }
@@ -324,26 +328,39 @@ TEMPLATE_TEST_CASE("selector: every entry computes the right result", "[gpu][sha
                    (Auto<half_t, float, ColumnMajor, RowMajor, ColumnMajor>)) {
   using A = TestType;
   std::set<gemm::AutoEntry> chosen;
+  auto record = [&](const auto& args, const void* workspace) {
+    const gemm::AutoChoice c = gemm::auto_choice<A>(args, workspace);
+    chosen.insert(c.entry);
+    INFO(gemm::explain<A>(args, workspace));
+    CHECK(A::Entries::with(c.entry, [&](auto e) { return gemm::Gemm<decltype(e)>::can_implement(args); }) ==
+          Status::kSuccess);
+    if (workspace == nullptr) {
+      CHECK((c.entry != gemm::AutoEntry::kStreamK && c.entry != gemm::AutoEntry::kStreamK128));
+    }
+  };
   for (const CaseShape& s : {tma({1, 2048, 1024, 0, 1.0f, 0.5f}), tma({24, 4096, 512}), tma({48, 1024, 2048}),
                              tma({128, 4096, 256, 0, 1.0f, 1.0f}), tma({256, 512, 4096, 0, 1.0f, 0.5f}),
-                             tma({1024, 1024, 128, 0, 1.0f, 1.0f}), tma({1024, 2048, 64}),
+                             tma({1024, 1024, 128, 0, 1.0f, 1.0f}), tma({640, 1024, 520}), tma({1024, 2048, 64}),
                              tma({2048, 2048, 64, 0, 1.0f, 1.0f}), tma({4096, 4224, 16, 0, 1.0f, 1.0f}),
-                             tma({256, 256, 16384, 0, 1.0f, 0.5f}), tma({256, 512, 16384}),
-                             CaseShape{1000, 33, 129, 5, 1.0f, 1.0f}, CaseShape{7, 1000, 101, 1, 1.0f, 0.5f}}) {
-    check_gemm<A>(s, [&](const auto& args, const void*) {
-      const gemm::AutoChoice c = gemm::auto_choice<A>(args);
-      chosen.insert(c.entry);
-      INFO(gemm::explain<A>(args));
-      CHECK(A::Entries::with(c.entry, [&](auto e) { return gemm::Gemm<decltype(e)>::can_implement(args); }) ==
-            Status::kSuccess);
-    });
+                             tma({4224, 4096, 16, 0, 1.0f, 0.5f}), tma({256, 256, 16384, 0, 1.0f, 0.5f}),
+                             tma({256, 512, 16384}), CaseShape{1000, 33, 129, 5, 1.0f, 1.0f},
+                             CaseShape{7, 1000, 101, 1, 1.0f, 0.5f}}) {
+    check_gemm<A>(s, record);
     check_gemm<A>(in_place(s));
     CaseShape w = s;
     w.workspace = true;
-    check_gemm<A>(w);
+    check_gemm<A>(w, record);
   }
-  // Every entry of the table ran (tiles below 64 only with a row-major A).
-  CHECK(chosen.size() == (A::LayoutA::kIsRowMajor ? 7u : 5u));
+  // Deep K on 16 tiles of 128 x 256 with a workspace: scheduler::StreamK (split-K through it).
+  // (kStreamK128 needs 66 such tiles and K >= 16384, too large for the float64 reference here:
+  // the rule's choice is a host test, the 128 x 128 StreamK kernel the stream-K suite's.)
+  CaseShape deep = tma({512, 1024, 16384, 0, 1.0f, 0.5f});
+  deep.workspace = true;
+  deep.must_split = true;
+  check_gemm<A>(deep, record);
+  // Every other entry of the table ran (tiles below 64 only with a row-major A).
+  CHECK(chosen.size() == (A::LayoutA::kIsRowMajor ? 9u : 7u));
+  CHECK(chosen.count(gemm::AutoEntry::kStreamK128) == 0);
 }
 
 TEST_CASE("selector: explain says which kernel and why", "[gpu][shapes][auto]") {
@@ -359,6 +376,17 @@ TEST_CASE("selector: explain says which kernel and why", "[gpu][shapes][auto]") 
   const std::string residual = gemm::explain<AutoTn>(args(4096, 4096, 4096, 1.0f));
   INFO(residual);
   CHECK(residual.find("C loaded by TMA") != std::string::npos);
+  const auto deep = args(1024, 1024, 32768, 0.0f);
+  const std::string bare = gemm::explain<AutoTn>(deep);
+  INFO(bare);
+  CHECK(bare.find("ClusterSplitK<128 x 128 x 64>") != std::string::npos);
+  CHECK(bare.find("given workspace_size(args) bytes of workspace: WgmmaConfig 128 x 256 x 64, Cooperative, "
+                  "scheduler::StreamK") != std::string::npos);
+  static const char any_workspace = 0;
+  const std::string given = gemm::explain<AutoTn>(deep, &any_workspace);
+  INFO(given);
+  CHECK(given.find("with a workspace: WgmmaConfig 128 x 256 x 64, Cooperative, scheduler::StreamK") !=
+        std::string::npos);
   auto bad = args(16, 4096, 4096, 0.0f);
   bad.lda = 1;
   CHECK(gemm::explain<AutoTn>(bad).find("kErrorLeadingDimA") != std::string::npos);

@@ -1,5 +1,5 @@
-// The shapes of tessera_bench's "LLM shapes" suite (benchmark/suite_llm.hpp: keep the two in
-// step), for the tests that check the selector's choice on every one of them.
+// The shapes of tessera_bench's "LLM shapes" suite (benchmark/suite_llm.hpp takes them from
+// here), for the tests that check the selector's choice on every one of them.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,7 +18,10 @@ inline std::vector<GemmExtents> llm_benchmark_shapes() {
   for (const GemmExtents& x : std::vector<GemmExtents>{{4096, 14336, 4096}, {4096, 4096, 14336},
                                                         {2048, 6144, 4096},  {256, 256, 65536},
                                                         {512, 512, 16384},   {1024, 1024, 32768},
-                                                        {4097, 4095, 4103},  {1000, 1000, 1000}}) {
+                                                        {4097, 4095, 4103},  {1000, 1000, 1000},
+                                                        // a partial last wave of 128 x 256 tiles
+                                                        {2048, 2304, 4096},  {1536, 4096, 4096},
+                                                        {3072, 3072, 4096},  {1536, 1536, 16384}}) {
     s.push_back(x);
   }
   return s;

@@ -95,6 +95,7 @@ AutoProblem suite_problem(const Extents& x, int sms = 132) {
   p.N = x.N;
   p.K = x.K;
   p.tma_a = p.tma_b = (x.K * 2) % 16 == 0;
+  p.odd_pitch = (x.K * 2) % 32 == 16;  // A and B rows K elements apart (row-major A, K-major B)
   p.k_major_a = true;
   p.sms = sms;
   return p;
@@ -112,7 +113,8 @@ TEST_CASE("selector rule: every benchmark shape gets an entry that runs it, and 
     if (x.M == 32) CHECK(c.entry == AutoEntry::kSmallM32);
     if (x.M == 64) CHECK(c.entry == AutoEntry::kSmallM64);
     if (x.M == 128) CHECK(c.entry == AutoEntry::kSplit64);  // 128 x 64 tiles, split 2 (4096) or 1 (8192)
-    if (x.M == 1024 && x.K == 1024) CHECK(c.entry == AutoEntry::kSplit64);
+    if (x.M == 1024 && x.K == 1024) CHECK(c.entry == AutoEntry::kTile128);  // short K: no split
+    if (x.M == 1000) CHECK(c.entry == AutoEntry::kTile128);
     if (x.M == 4097) CHECK(c.entry == AutoEntry::kLarge);  // TMA cannot describe A: the packed path
     if (x.M >= 4096 && x.M != 4097) CHECK(c.entry == AutoEntry::kLarge2x1);
     if (x.M == 2048 && x.N == 2048) CHECK(c.entry == AutoEntry::kLarge);
@@ -121,6 +123,83 @@ TEST_CASE("selector rule: every benchmark shape gets an entry that runs it, and 
       CHECK(AutoRule::split_ctas(p, x.M <= 256 ? 128 : 256) >= 64);
     }
   }
+}
+
+namespace {
+AutoProblem tn(std::int64_t M, std::int64_t N, std::int64_t K, bool workspace) {
+  AutoProblem p = suite_problem(Extents{M, N, K});
+  p.workspace = workspace;
+  return p;
+}
+}  // namespace
+
+// The shapes of the sweeps that set rules 2-5 (benchmark/notes/small_m.md, v4 on an H200, v5 on
+// an H100 and an H200), each with the entry that measured fastest among the table's (or within
+// its noise).
+TEST_CASE("selector rule: the sweep's shapes get the entries that measured fastest", "[gemm][auto]") {
+  struct Row {
+    std::int64_t M, N, K;
+    AutoEntry with_workspace, without;
+  };
+  const Row rows[] = {
+      {2048, 2304, 4096, AutoEntry::kTile128, AutoEntry::kTile128},    // 144 large tiles: 1.09 waves
+      {1536, 4096, 4096, AutoEntry::kTile128, AutoEntry::kTile128},    // 192: 1.45 waves
+      {3072, 3072, 4096, AutoEntry::kTile128, AutoEntry::kTile128},    // 288: 2.18 waves
+      {2048, 5120, 4096, AutoEntry::kTile128, AutoEntry::kTile128},    // 320: 2.42 waves
+      {4096, 3072, 4096, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},  // 384: 2.91 waves
+      {1024, 8192, 4096, AutoEntry::kLarge, AutoEntry::kLarge},        // 256: 1.94 waves
+      {2560, 2560, 2560, AutoEntry::kLarge, AutoEntry::kLarge},        // both tiles fill 76%
+      {1536, 1536, 1536, AutoEntry::kLarge, AutoEntry::kLarge},        // both fill 55%
+      {1024, 1024, 1024, AutoEntry::kTile128, AutoEntry::kTile128},    // few tiles, short K
+      {1280, 1280, 1280, AutoEntry::kTile128, AutoEntry::kTile128},
+      {768, 768, 768, AutoEntry::kTile128, AutoEntry::kTile128},
+      {1536, 1024, 2048, AutoEntry::kTile128, AutoEntry::kTile128},
+      {1024, 1024, 8192, AutoEntry::kSplit64, AutoEntry::kSplit64},    // K long enough to split
+      {128, 4096, 4096, AutoEntry::kSplit64, AutoEntry::kSplit64},     // 32 tiles of 128 x 128: too few
+      {1024, 2048, 16384, AutoEntry::kTile128, AutoEntry::kTile128},   // deep, 128 tiles: one wave
+      {768, 768, 32768, AutoEntry::kStreamK, AutoEntry::kSplit128},    // deep, 18 large tiles
+      {1024, 1024, 32768, AutoEntry::kStreamK, AutoEntry::kSplit128},  // 32
+      {512, 1024, 32768, AutoEntry::kStreamK, AutoEntry::kSplit128},   // 16
+      {512, 512, 16384, AutoEntry::kSplit128, AutoEntry::kSplit128},   // 8: the cluster split
+      {256, 256, 65536, AutoEntry::kSplit128, AutoEntry::kSplit128},   // 2
+      {1536, 1536, 16384, AutoEntry::kStreamK128, AutoEntry::kLarge},  // deep, 72 tiles: 0.55 waves
+      {2048, 2048, 16384, AutoEntry::kLarge, AutoEntry::kLarge},       // deep, 128 tiles fill a wave
+      // Rows an odd multiple of 16 bytes apart (K = 8 mod 16): past the few-tile branch the 2 x 1
+      // cluster, which measured 1.2-1.6x the rule's v4 choice on these (v5); the few-tile branch and
+      // the controls with K rounded up to a multiple of 16 keep their entries.
+      {2200, 2200, 2200, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},  // v4: kTile128
+      {2600, 2600, 2600, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},  // v4: kLarge
+      {1800, 1800, 1800, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},
+      {2000, 3000, 3000, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},
+      {1200, 4000, 5000, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},
+      {3000, 3000, 3000, AutoEntry::kLarge2x1, AutoEntry::kLarge2x1},
+      {1000, 1000, 1000, AutoEntry::kTile128, AutoEntry::kTile128},    // few tiles: 128 x 128 measured best
+      {2200, 2200, 2208, AutoEntry::kTile128, AutoEntry::kTile128},    // rows on 32-byte multiples
+      {2000, 3000, 3008, AutoEntry::kTile128, AutoEntry::kTile128},
+  };
+  for (const Row& r : rows) {
+    for (bool workspace : {true, false}) {
+      const AutoProblem p = tn(r.M, r.N, r.K, workspace);
+      const AutoChoice c = AutoRule::choose(p);
+      INFO("M=" << r.M << " N=" << r.N << " K=" << r.K << (workspace ? " with" : " without")
+                << " a workspace: " << auto_entry_name(c.entry));
+      CHECK(p.odd_pitch == (r.K % 16 == 8));
+      CHECK(c.entry == (workspace ? r.with_workspace : r.without));
+      CHECK(AutoRule::runs(c.entry, p));
+    }
+  }
+  // Without TMA descriptions (the packed and generic paths) only the default tile runs.
+  AutoProblem odd = tn(2048, 2304, 4096, true);
+  odd.tma_a = false;
+  CHECK(AutoRule::choose(odd).entry == AutoEntry::kLarge);
+}
+
+TEST_CASE("selector rule: fill_permille counts the busy fraction of the waves", "[gemm][auto]") {
+  CHECK(AutoRule::fill_permille(0, 132) == 0);
+  CHECK(AutoRule::fill_permille(132, 132) == 1000);
+  CHECK(AutoRule::fill_permille(133, 132) == 503);  // 133 / 264
+  CHECK(AutoRule::fill_permille(144, 132) == 545);
+  CHECK(AutoRule::fill_permille(288, 132) == 727);
 }
 
 TEST_CASE("selector rule: never an entry that cannot run the problem (random problems)", "[gemm][auto]") {
@@ -138,8 +217,12 @@ TEST_CASE("selector rule: never an entry that cannot run the problem (random pro
     p.tma_b = rng() % 4 != 0;
     p.k_major_a = rng() % 2 == 0;
     p.sms = rng() % 2 == 0 ? 132 : 114;
+    p.workspace = rng() % 2 == 0;
+    p.odd_pitch = rng() % 4 == 0;
     const AutoChoice c = AutoRule::choose(p);
-    INFO("M=" << p.M << " N=" << p.N << " K=" << p.K << " tma " << p.tma_a << p.tma_b << " kmajor " << p.k_major_a);
+    INFO("M=" << p.M << " N=" << p.N << " K=" << p.K << " tma " << p.tma_a << p.tma_b << " kmajor " << p.k_major_a
+              << " workspace " << p.workspace << " odd pitch " << p.odd_pitch);
+    if (!p.workspace) REQUIRE((c.entry != AutoEntry::kStreamK && c.entry != AutoEntry::kStreamK128));
     REQUIRE(AutoRule::runs(c.entry, p));
     if (!(p.tma_a && p.tma_b)) REQUIRE(((c.entry == AutoEntry::kLarge) || (c.entry == AutoEntry::kLarge2x1)));
     if (!p.k_major_a) REQUIRE((c.entry != AutoEntry::kSmallM16 && c.entry != AutoEntry::kSmallM32));

@@ -6,9 +6,10 @@
 //   std::puts(tessera::gemm::explain<Auto<...>>(args).c_str());   // which kernel, and why
 //
 // Per call, the rule of auto_rule.hpp picks one of a fixed table of shipped configurations
-// (small M computed transposed, few tiles with K split over a cluster, large tiles with or
-// without 2 x 1 clusters) from M, N, K, whether TMA can describe A and B, A's layout and the
-// device's SM count (beta needs no rule: where the epilogue reads C, every large entry loads it
+// (small M computed transposed, few tiles with K split over a cluster, 128 x 128 tiles where
+// they fill the SMs' waves better, stream-K for deep K, large tiles with or without 2 x 1
+// clusters) from M, N, K, whether TMA can describe A and B, A's layout, whether the call passes
+// a workspace (the stream-K entries split K only through one) and the device's SM count (beta needs no rule: where the epilogue reads C, every large entry loads it
 // with TMA ahead of the epilogue if TMA can describe C; wgmma_stages_c); the chosen
 // configuration's own can_implement is asked again before the launch, and where it refuses,
 // the default (kLarge, which runs every valid argument) runs instead. Options as WgmmaConfig's:
@@ -54,6 +55,11 @@ struct AutoEntries {
   template <class Cluster>
   using Large = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, schedule::Cooperative, Cluster, 0,
                             Options...>;
+  using Tile128 = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, schedule::Cooperative,
+                              ClusterShape<1, 1>, 0, Options...>;
+  template <int kTileN>
+  using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
+                                  ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>, Options...>;
 
   // f(Entry{}) for the configuration of entry e.
   template <class F>
@@ -64,6 +70,9 @@ struct AutoEntries {
       case AutoEntry::kSmallM64: return f(SmallM64{});
       case AutoEntry::kSplit64: return f(Split<64>{});
       case AutoEntry::kSplit128: return f(Split<128>{});
+      case AutoEntry::kTile128: return f(Tile128{});
+      case AutoEntry::kStreamK: return f(StreamKTile<256>{});
+      case AutoEntry::kStreamK128: return f(StreamKTile<128>{});
       case AutoEntry::kLarge2x1: return f(Large<ClusterShape<2, 1>>{});
       case AutoEntry::kLarge: break;
     }
@@ -96,9 +105,9 @@ namespace detail {
 template <class Config>
 using AutoArgs = ConfigArguments<Config>;
 
-// What the rule reads of a call on the device `d`.
+// What the rule reads of a call on the device `d` (with or without a workspace).
 template <class Config>
-AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d) {
+AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d, bool workspace) {
   AutoProblem p;
   p.M = a.M;
   p.N = a.N;
@@ -106,6 +115,9 @@ AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d) {
   p.tma_a = tma_describes<typename Config::LayoutA>(a.A, a.M, a.K, a.lda);
   p.tma_b = tma_describes<typename Config::LayoutB>(a.B, a.K, a.N, a.ldb);
   p.k_major_a = Config::LayoutA::kIsRowMajor;
+  p.workspace = workspace;
+  p.odd_pitch = (a.lda * std::int64_t(sizeof(typename Config::ElementA))) % 32 == 16 ||
+                (a.ldb * std::int64_t(sizeof(typename Config::ElementB))) % 32 == 16;
   p.sms = d.multiprocessors;
   return p;
 }
@@ -113,11 +125,13 @@ AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d) {
 
 #if defined(TESSERA_CUDA)
 
-// The entry a call of Gemm<Config> runs on the device `d`: the rule's, unless that
-// configuration refuses the arguments (then the default, with reason kFallback).
+// The entry a call of Gemm<Config> runs on the device `d`, with or without a workspace: the
+// rule's, unless that configuration refuses the arguments (then the default, reason kFallback).
+// workspace_size(args) asks with a workspace, so a call given that many bytes runs the entry
+// they were sized for; a call without one never runs an entry that would split K through one.
 template <class Config>
-AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d) {
-  AutoChoice c = AutoRule::choose(detail::auto_problem<Config>(a, d));
+AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace) {
+  AutoChoice c = AutoRule::choose(detail::auto_problem<Config>(a, d, workspace));
   const bool takes = Config::Entries::with(c.entry, [&](auto entry) {
     return ok(Gemm<decltype(entry)>::can_implement(a));
   });
@@ -136,32 +150,33 @@ struct KernelLauncher<AutoFamily, Config> {
   static Status check(const Args& a) { return DefaultLauncher::check(a); }
 
   static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
-    return Config::Entries::with(auto_choice<Config>(a, d).entry, [&](auto entry) {
+    return Config::Entries::with(auto_choice<Config>(a, d, true).entry, [&](auto entry) {
       using E = decltype(entry);
       return KernelLauncher<typename E::Family, E>::workspace_size(a, d);
     });
   }
 
   static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
-    return Config::Entries::with(auto_choice<Config>(a, d).entry, [&](auto entry) {
+    return Config::Entries::with(auto_choice<Config>(a, d, workspace != nullptr).entry, [&](auto entry) {
       using E = decltype(entry);
       return KernelLauncher<typename E::Family, E>::launch(a, workspace, stream, d);
     });
   }
 };
 
-// The entry Gemm<Config>::run(args) takes on the current device (kLarge when the device cannot
-// be queried).
+// The entry Gemm<Config>::run(args, workspace) takes on the current device (kLarge when the
+// device cannot be queried).
 template <class Config>
-AutoChoice auto_choice(const ConfigArguments<Config>& a) {
+AutoChoice auto_choice(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   DeviceInfo d;
   if (!ok(current_device(&d))) return {AutoEntry::kLarge, AutoReason::kFallback};
-  return auto_choice<Config>(a, d);
+  return auto_choice<Config>(a, d, workspace != nullptr);
 }
 
-// In words: which configuration Gemm<Config>::run(args) runs on the current device, and why.
+// In words: which configuration Gemm<Config>::run(args, workspace) runs on the current device,
+// and why.
 template <class Config>
-std::string explain(const ConfigArguments<Config>& a) {
+std::string explain(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   std::ostringstream o;
   o << "M=" << a.M << " N=" << a.N << " K=" << a.K;
   const Status valid = Gemm<Config>::can_implement(a);
@@ -175,9 +190,11 @@ std::string explain(const ConfigArguments<Config>& a) {
     o << ": no device to choose for (" << status_name(found) << ")";
     return o.str();
   }
-  const AutoProblem p = detail::auto_problem<Config>(a, d);
-  const AutoChoice c = auto_choice<Config>(a, d);
-  o << " on " << p.sms << " SMs: " << auto_entry_name(c.entry) << ", because ";
+  const bool given = workspace != nullptr;
+  const AutoProblem p = detail::auto_problem<Config>(a, d, given);
+  const AutoChoice c = auto_choice<Config>(a, d, given);
+  o << " on " << p.sms << " SMs" << (given ? ", with a workspace" : ", without a workspace") << ": "
+    << auto_entry_name(c.entry) << ", because ";
   const bool reads_c = Config::Epilogue::make(a.epilogue, epilogue_problem(a)).reads_c();
   switch (c.reason) {
     case AutoReason::kSmallM:
@@ -187,6 +204,24 @@ std::string explain(const ConfigArguments<Config>& a) {
     case AutoReason::kFewTiles:
       o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") would leave more than half of the " << p.sms
         << " SMs idle; this tile is the largest whose tiles, times a split of K where K is deep enough, fill them";
+      break;
+    case AutoReason::kShortK:
+      o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") would leave more than half of the " << p.sms
+        << " SMs idle and K is too short for splitting it to pay: 128 x 128 tiles (" << AutoRule::tiles(p, 128)
+        << ") instead";
+      break;
+    case AutoReason::kDeepK:
+      o << "K is deep (" << ceil_div<std::int64_t>(p.K, 64) << " K tiles) on too few tiles to fill the " << p.sms
+        << " SMs' waves: K is split through the workspace where the stream-K rule predicts it pays";
+      break;
+    case AutoReason::kOddPitch:
+      o << "the rows of A or B are an odd multiple of 16 bytes apart (lda " << a.lda << ", ldb " << a.ldb
+        << "), where 1 x 1 tiles measured 13-43% slower than on aligned rows and 2 x 1 clusters (half of "
+           "B's loads) lose least";
+      break;
+    case AutoReason::kUnevenWaves:
+      o << "128 x 128 tiles (" << AutoRule::tiles(p, 128) << ") fill the " << p.sms
+        << " SMs' waves better than 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ")";
       break;
     case AutoReason::kManyTiles:
       o << "there are at least two waves of 128 x 256 tiles (" << AutoRule::tiles(p, 256)
@@ -200,6 +235,12 @@ std::string explain(const ConfigArguments<Config>& a) {
            "default runs every valid argument";
       break;
   }
+  if (!given) {
+    const AutoChoice with = auto_choice<Config>(a, d, true);
+    if (with.entry != c.entry) {
+      o << " (given workspace_size(args) bytes of workspace: " << auto_entry_name(with.entry) << ")";
+    }
+  }
   Config::Entries::with(c.entry, [&](auto entry) {
     using E = decltype(entry);
     if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
@@ -210,12 +251,12 @@ std::string explain(const ConfigArguments<Config>& a) {
       o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
     } else {
       static const char any_workspace = 0;  // wgmma_path asks only whether one is given
-      const TmaPath bare = wgmma_path<E>(a, nullptr), given = wgmma_path<E>(a, &any_workspace);
-      o << "; the " << path_name(given) << " path";
-      if (bare != given) o << " (" << path_name(bare) << " without a workspace)";
+      const TmaPath taken = wgmma_path<E>(a, workspace), with = wgmma_path<E>(a, &any_workspace);
+      o << "; the " << path_name(taken) << " path";
+      if (!given && with != taken) o << " (" << path_name(with) << " with a workspace)";
       if (reads_c) {
-        o << (wgmma_stages_c<E>(a, &any_workspace) ? "; C loaded by TMA into the epilogue's staging boxes ahead of it"
-                                                   : "; C read with ordinary loads (TMA cannot stage it)");
+        o << (wgmma_stages_c<E>(a, workspace) ? "; C loaded by TMA into the epilogue's staging boxes ahead of it"
+                                              : "; C read with ordinary loads (TMA cannot stage it)");
       }
     }
     return 0;
