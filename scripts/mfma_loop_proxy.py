@@ -4,10 +4,24 @@
 No AMD GPU is available, so no TFLOP/s can be measured. What can be read from the code
 is what one main-loop iteration asks of one wave:
 
-  MFMA cycles      sum over the loop's MFMAs of 4 x passes (LLVM's SISchedule.td:
-                   32x32x{8,16} 8 passes, 16x16x{16,32} 4 passes, the fp8 forms alike;
-                   arch/amd/mfma.hpp); gfx950's f8f6f4 forms twice that when an operand is
-                   8-bit (cbsz/blgp 0 or 1; arch/amd/mfma_lowp.hpp)
+  MFMA cycles      sum over the loop's MFMAs of 4 x passes (MFMA_CYCLES below):
+                   32x32 forms 8 passes, 16x16 forms 4: gfx942's 32x32x8 / 16x16x16 16-bit and
+                   32x32x16 / 16x16x32 fp8 and bf8 (v_mfma_f32_32x32x16_fp8_fp8, _fp8_bf8,
+                   _bf8_fp8, _bf8_bf8), gfx950's K-doubled 32x32x16 / 16x16x32 16-bit, and the
+                   f8f6f4 forms (v_mfma_f32_32x32x64_f8f6f4, 16x16x128, and their
+                   v_mfma_scale_f32_* MX-scaled twins) with fp4/fp6 operands; an f8f6f4 form
+                   whose A or B is 8-bit (cbsz or blgp 0 = fp8, 1 = bf8; absent = 0) takes twice
+                   that: 16 and 8 passes. Sources: LLVM's scheduling model as llvm-mca reports it
+                   (llvm/test/tools/llvm-mca/AMDGPU/gfx950.s and gfx940.s: 8.00 / 4.00 XDL cycles
+                   per pass group for all of these; for f8f6f4 with the FIXME "should have
+                   different cycle count depending on whether either matrix is f8"), AMD's CDNA4
+                   ISA guide's MFMA table (f8f6f4: 16 / 8 passes with an 8-bit operand, 8 / 4
+                   otherwise), and the peaks they must give: MI300X 2.6 PFLOP/s dense fp8 /
+                   (304 CUs x 4 SIMDs x 2.1 GHz) = 1024 FLOP per SIMD-cycle = a 32x32x16 fp8
+                   (32768 FLOP) in 32 cycles; MI355X ~5 PFLOP/s MXFP8 / (256 x 4 x 2.4 GHz) =
+                   ~2048: a 32x32x64 (131072 FLOP) in 64 cycles, ~10 PFLOP/s MXFP4: 32 cycles
+                   (arch/amd/mfma.hpp, arch/amd/mfma_lowp.hpp). v_mfma_ld_scale_b32 (the scale
+                   prefix, should it be printed on its own) is one issue slot, not an MFMA.
   other issue      every other instruction takes one issue slot of the wave, 4 cycles
                    (a wave64 instruction on a SIMD16; s_nop N: N + 1 cycles, at least 4)
   MFMA share       MFMA cycles / (MFMA cycles + other issue cycles): the fraction of the
@@ -30,12 +44,24 @@ import argparse
 import re
 import sys
 
+# (pattern of the mnemonic, cycles with 16-bit, fp4 or fp6 operands); f8f6f4 forms double with
+# an 8-bit operand (mfma_cycles). Anything else named v_mfma* is an error: a form not modelled.
 MFMA_CYCLES = [
-    (re.compile(r"^v_mfma_\w*32x32x(8|16)"), 32),
-    (re.compile(r"^v_mfma_\w*16x16x(16|32)"), 16),
-    (re.compile(r"^v_mfma_\w*32x32x64_f8f6f4"), 32),
-    (re.compile(r"^v_mfma_\w*16x16x128_f8f6f4"), 16),
+    (re.compile(r"^v_mfma_f32_32x32x(8|16)_(f16|bf16|bf16_1k)$"), 32),
+    (re.compile(r"^v_mfma_f32_16x16x(16|32)_(f16|bf16|bf16_1k)$"), 16),
+    (re.compile(r"^v_mfma_f32_32x32x16_(fp8|bf8)_(fp8|bf8)$"), 32),
+    (re.compile(r"^v_mfma_f32_16x16x32_(fp8|bf8)_(fp8|bf8)$"), 16),
+    (re.compile(r"^v_mfma_(scale_)?f32_32x32x64_f8f6f4$"), 32),
+    (re.compile(r"^v_mfma_(scale_)?f32_16x16x128_f8f6f4$"), 16),
 ]
+NOT_MFMA = ("v_mfma_ld_scale_b32",)
+
+
+def f8f6f4_formats(line):
+    """(A's, B's) format codes of an f8f6f4 MFMA line: cbsz and blgp, 0 (fp8) when absent."""
+    cbsz = re.search(r"\bcbsz:(\d+)", line)
+    blgp = re.search(r"\bblgp:(\d+)", line)
+    return int(cbsz.group(1)) if cbsz else 0, int(blgp.group(1)) if blgp else 0
 
 
 def mfma_cycles(line):
@@ -43,23 +69,23 @@ def mfma_cycles(line):
     op = line.split()[0]
     for pattern, cycles in MFMA_CYCLES:
         if pattern.match(op):
-            if op.endswith("f8f6f4"):
-                cbsz = re.search(r"cbsz:(\d+)", line)
-                blgp = re.search(r"blgp:(\d+)", line)
-                formats = [int(cbsz.group(1)) if cbsz else 0, int(blgp.group(1)) if blgp else 0]
-                if any(f in (0, 1) for f in formats):  # an fp8 / bf8 operand: twice the passes
-                    cycles *= 2
+            if op.endswith("f8f6f4") and any(f in (0, 1) for f in f8f6f4_formats(line)):
+                cycles *= 2  # an fp8 / bf8 operand: twice the passes
             return cycles
     return None
+
+
 LDS_READ_BYTES = {
     "ds_read_b128": 1024, "ds_read_b96": 768, "ds_read_b64": 512, "ds_read2_b64": 1024,
     "ds_read2st64_b64": 1024, "ds_read_b32": 256, "ds_read2_b32": 512, "ds_read_u16": 128,
     "ds_read_u16_d16": 128, "ds_read_u16_d16_hi": 128, "ds_read_b64_tr_b16": 512, "ds_read_u8": 64,
+    "ds_read_b64_tr_b8": 512, "ds_read_b64_tr_b4": 512, "ds_read_b96_tr_b6": 768, "ds_read_u8_d16": 64,
+    "ds_read_u8_d16_hi": 64, "ds_read_i8": 64,
 }
 
 
 def classify(op):
-    if op.startswith("v_mfma"):
+    if op.startswith("v_mfma") and op not in NOT_MFMA:
         return "mfma"
     if op.startswith(("buffer_load", "global_load")):
         return "vmem load"
