@@ -31,13 +31,16 @@ is what one main-loop iteration asks of one wave:
   LDS B / MFMA     bytes the wave reads from LDS per MFMA (ds_read_b128: 64 lanes x 16 B)
 
 Usage: mfma_loop_proxy.py [--markdown] [--kernel SUBSTRING] FILE...
-       mfma_loop_proxy.py --at-least FILE:KERNEL=REFERENCE_FILE ...
+       mfma_loop_proxy.py --ops [--kernel SUBSTRING] FILE...
+       mfma_loop_proxy.py [--markdown] --at-least FILE:KERNEL=REFERENCE_FILE[,REFERENCE_FILE...] ...
        mfma_loop_proxy.py --scalar-loops FILE...
 Each FILE is AMDGPU assembly (.s from clang, .amdgcn from Triton). The main loop is the
 loop (a label marked "Loop Header: Depth=1" up to the branch back to it) with the most
-MFMAs; with several kernels in a file, --kernel picks one by its symbol. --at-least
-compares pairs (the kernel in FILE whose symbol contains KERNEL against the reference's
-kernel): exit 1 unless every kernel's MFMA share is at least its reference's.
+MFMAs; with several kernels in a file, --kernel picks one by its symbol. --ops lists the
+main loop's instructions by mnemonic. --at-least compares pairs (the kernel in FILE whose
+symbol contains KERNEL against the reference's kernel; with several references, the one of
+highest MFMA share): exit 1 unless every kernel's MFMA share is at least its reference's;
+with --markdown, a table with the other instructions' difference by class.
 """
 
 import argparse
@@ -183,6 +186,7 @@ def main_loops(path, kernel=None):
         for _, instrs, nested in loops(body):
             a = analyse(instrs)
             a["nested"] = nested
+            a["instrs"] = instrs
             if best is None or a["mfma"] > best["mfma"]:
                 best = a
         if best is not None and best["mfma"] > 0:
@@ -196,19 +200,66 @@ def main_loop(path, kernel=None):
     raise ValueError("no main loop with MFMAs in %s (kernel %s)" % (path, kernel))
 
 
-def compare(pairs):
+CLASS_KEYS = ["lds read", "lds write", "vmem load", "valu", "salu", "wait", "barrier", "s_setprio", "s_nop", "branch"]
+
+
+def best_reference(references):
+    """(file name, analysis) of the reference whose main loop has the highest MFMA share."""
+    found = [(path.split("/")[-1], main_loop(path)[1]) for path in references.split(",")]
+    return max(found, key=lambda f: f[1]["share"])
+
+
+def class_difference(mine, ref):
+    """The reference's other instructions minus mine, by class: "valu +8, salu -3"."""
+    keys = sorted(set(mine["classes"]) | set(ref["classes"]), key=lambda k: (CLASS_KEYS + [k]).index(k))
+    parts = []
+    for k in keys:
+        if k == "mfma":
+            continue
+        d = ref["classes"].get(k, 0) - mine["classes"].get(k, 0)
+        if d:
+            parts.append("%s %+d" % (k, d))
+    return ", ".join(parts) or "none"
+
+
+def compare(pairs, markdown=False):
     ok = True
+    if markdown:
+        print("| kernel | MFMA / other | MFMA share | reference (best of those given) | MFMA / other | MFMA share "
+              "| LDS B/MFMA | reference's other instructions minus the kernel's |")
+        print("|---|---|---|---|---|---|---|---|")
     for pair in pairs:
-        left, reference = pair.split("=", 1)
+        left, references = pair.split("=", 1)
         path, kernel = left.rsplit(":", 1)
         _, mine = main_loop(path, kernel)
-        _, ref = main_loop(reference)
+        ref_name, ref = best_reference(references)
         verdict = "ok" if mine["share"] >= ref["share"] else "BELOW"
         ok = ok and verdict == "ok"
-        print("%-6s %-14s %5.1f%% (%d MFMA, %d other)  vs  %-44s %5.1f%% (%d MFMA, %d other)" %
-              (verdict, kernel, 100 * mine["share"], mine["mfma"], mine["other"], reference.split("/")[-1],
-               100 * ref["share"], ref["mfma"], ref["other"]))
+        if markdown:
+            print("| %s in %s%s | %d / %d | %.1f %% | %s (of %d) | %d / %d | %.1f %% | %.0f / %.0f | %s |" %
+                  (kernel, path.split("/")[-1], "" if verdict == "ok" else " (BELOW)", mine["mfma"], mine["other"],
+                   100 * mine["share"],
+                   ref_name, len(references.split(",")), ref["mfma"], ref["other"], 100 * ref["share"],
+                   mine["lds_per_mfma"], ref["lds_per_mfma"], class_difference(mine, ref)))
+        else:
+            print("%-6s %-14s %5.1f%% (%d MFMA, %d other)  vs  %-44s %5.1f%% (%d MFMA, %d other)" %
+                  (verdict, kernel, 100 * mine["share"], mine["mfma"], mine["other"], ref_name,
+                   100 * ref["share"], ref["mfma"], ref["other"]))
     return 0 if ok else 1
+
+
+def loop_ops(files, kernel=None):
+    """The main loop of each kernel by mnemonic."""
+    for path in files:
+        for name, a in main_loops(path, kernel):
+            counts = {}
+            for t in a["instrs"]:
+                op = t.split()[0]
+                counts[op] = counts.get(op, 0) + 1
+            print("%s %s: %s" % (path.split("/")[-1], name[-40:],
+                                 ", ".join("%d %s" % (n, op) for op, n in
+                                           sorted(counts.items(), key=lambda c: (-c[1], c[0])))))
+    return 0
 
 
 def scalar_loops(files):
@@ -233,13 +284,16 @@ def main(argv):
     ap.add_argument("files", nargs="*")
     ap.add_argument("--kernel", default=None, help="substring of the kernel symbol")
     ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--at-least", nargs="+", default=None, metavar="FILE:KERNEL=REFERENCE")
+    ap.add_argument("--at-least", nargs="+", default=None, metavar="FILE:KERNEL=REFERENCE[,REFERENCE...]")
+    ap.add_argument("--ops", action="store_true", help="list each main loop's instructions by mnemonic")
     ap.add_argument("--scalar-loops", action="store_true",
                     help="exit 1 if a kernel's main loop holds a nested loop or a readfirstlane: an "
                          "operand the compiler put in VGPRs where an SGPR was meant (a waterfall loop)")
     args = ap.parse_args(argv)
     if args.at_least:
-        return compare(args.at_least)
+        return compare(args.at_least, args.markdown)
+    if args.ops:
+        return loop_ops(args.files, args.kernel)
     if args.scalar_loops:
         return scalar_loops(args.files)
     rows = []
@@ -248,8 +302,7 @@ def main(argv):
     if not rows:
         print("mfma_loop_proxy: no main loop with MFMAs found", file=sys.stderr)
         return 1
-    keys = ["mfma", "lds read", "lds write", "vmem load", "valu", "salu", "wait", "barrier", "s_setprio", "s_nop",
-            "branch"]
+    keys = ["mfma"] + CLASS_KEYS
     head = ["file", "kernel", "MFMA", "MFMA cyc", "other instr", "other cyc", "MFMA share", "LDS B/MFMA"] + keys[1:]
     table = []
     for path, name, a in rows:

@@ -4,12 +4,17 @@ kernels print (clang-22's and Triton 3.6's AMDGPU assembly), with the f8f6f4 for
 (twice the passes when A or B is 8-bit); forms it does not model are refused, and the
 scale prefix is not counted as an MFMA. Expected values: the proxy's documented sources
 (LLVM's gfx940/gfx950 scheduling model, AMD's CDNA4 MFMA table, the published peaks).
+Also the comparison the isa.mfma_proxy tests run (--at-least with several references: the
+best one counts, whatever its place in the list; an equal share passes).
 
 Usage: test_mfma_loop_proxy.py [path/to/mfma_loop_proxy.py]
 """
+import contextlib
 import importlib.util
+import io
 import os
 import sys
+import tempfile
 
 CASES = [
     # gfx942 16-bit and fp8 / bf8 (fnuz), and gfx950's K-doubled 16-bit forms
@@ -74,11 +79,45 @@ def main(path):
     if (a["mfma"], a["mfma_cycles"], a["other"], a["other_cycles"]) != (2, 64, 8, 36):
         failures.append(f"loop analysis: {a['mfma']} MFMA, {a['mfma_cycles']} cycles, {a['other']} other, "
                         f"{a['other_cycles']} cycles; expected 2, 64, 8, 36")
+    failures += check_compare(proxy)
     if failures:
         print("\n".join(failures))
         return 1
-    print(f"ok: {len(CASES)} MFMA spellings, the scale prefix and a loop")
+    print(f"ok: {len(CASES)} MFMA spellings, the scale prefix, a loop and the comparison")
     return 0
+
+
+def one_loop_kernel(directory, name, others):
+    """A file with kernel `name` whose loop is one fp8 MFMA (32 cycles) and `others` VALU (4 each)."""
+    path = os.path.join(directory, name + ".s")
+    body = ["v_mfma_f32_32x32x16_fp8_fp8 v[0:15], v[16:17], v[18:19], v[0:15]"]
+    body += ["v_add_u32 v20, 4, v20"] * (others - 1) + ["s_cbranch_scc1 .LBB0_1"]
+    with open(path, "w") as f:
+        f.write(name + ":\n.LBB0_1:  ; Loop Header: Depth=1\n" + "".join("\t" + t + "\n" for t in body) +
+                ".Lfunc_end0:\n")
+    return path
+
+
+def check_compare(proxy):
+    """--at-least: 1 MFMA + 4 other (66.7 %) against references of 50 %, 66.7 % and 80 %."""
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        mine = one_loop_kernel(d, "mine", 4) + ":mine"
+        low, equal, high = (one_loop_kernel(d, n, k) for n, k in (("low", 8), ("equal", 4), ("high", 2)))
+        cases = [([mine + "=" + low], 0), ([mine + "=" + equal], 0), ([mine + "=" + low + "," + equal], 0),
+                 ([mine + "=" + low + "," + high], 1), ([mine + "=" + high + "," + low], 1),
+                 ([mine + "=" + low, mine + "=" + high], 1)]
+        for pairs, expected in cases:
+            for markdown in (False, True):
+                with contextlib.redirect_stdout(io.StringIO()) as out:
+                    got = proxy.compare(pairs, markdown)
+                if got != expected:
+                    failures.append(f"compare({pairs}, markdown={markdown}) = {got}, expected {expected}:\n"
+                                    f"{out.getvalue()}")
+        name, _ = proxy.best_reference(low + "," + high + "," + equal)
+        if name != "high.s":
+            failures.append(f"best_reference picked {name}, expected high.s")
+    return failures
 
 
 if __name__ == "__main__":
