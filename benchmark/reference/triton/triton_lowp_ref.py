@@ -21,7 +21,9 @@ waves_per_eu=2 and TRITON_HIP_USE_BLOCK_PINGPONG=1 for Tessera's ping-pong sched
 (TRITON_HIP_USE_BLOCK_PINGPONG=0 for its no-ping-pong ones), kpack=2 on gfx942 (with a
 kpack=1 sibling, _kp1), AMDGCN_USE_BUFFER_OPS=1.
 
-Robustness (this script was never run where it was written: Triton is not installed there):
+Run once on the GPU machine (Triton 3.6.0, 2026-11-28): all 19 variants compiled with their
+first spellings, outputs in lowp/ (README.md). Robustness (Triton is not installed where
+this was written):
 each variant compiles in its own subprocess with its own cache directory, so one failure is
 a FAILED line with the exception's last lines (the whole text in the tarball's NAME.err);
 pointer dtypes and the dot_scaled call are tried in several spellings (SPELLINGS: the fp8
