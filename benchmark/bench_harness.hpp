@@ -21,6 +21,7 @@ namespace gpu = tessera::gpu;
 #include <string>
 #include <vector>
 
+#include "bench_host.hpp"
 #include "reference_gemm.hpp"
 #include "tessera/core/numeric.hpp"
 
@@ -179,13 +180,6 @@ struct DeviceBuffer {
   }
 };
 
-__host__ __device__ __forceinline__ std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 // The fill kernels' block size. A constant rather than blockDim, and the grid size an
 // argument rather than gridDim: HIP reads both through ockl, which the HIP build lacks.
 constexpr unsigned kFillThreads = 256;
@@ -309,6 +303,41 @@ Error median_seconds(int runs, const Launch& launch, double& median) {
   for (std::size_t i = 0; i < t.size(); ++i) BENCH_TRY(timed_call(ev, int(i), launch, t[i]));
   std::sort(t.begin(), t.end());
   median = t[t.size() / 2];
+  return {};
+}
+
+// The fastest of `count` candidates (the algorithms a vendor library proposes): launch(i)
+// queues one call of candidate i on the harness's stream, timed 3 times between events (no
+// flush), and `best` gets the smallest median. A candidate whose launch fails is passed
+// over; when none ran, the error names `vendor` and the last failure.
+template <class Launch>
+Error fastest_candidate(const char* vendor, int count, const Launch& launch, int& best) {
+  Events ev;
+  BENCH_TRY(ev.create());
+  float best_ms = 0.0f;
+  best = -1;
+  Error last_failure;
+  for (int i = 0; i < count; ++i) {
+    std::vector<float> ms;
+    for (int r = 0; r < 3; ++r) {
+      BENCH_GPU(gpu::event_record(ev.start, g_dev.stream));
+      last_failure = launch(i);
+      if (!last_failure.empty()) break;
+      BENCH_GPU(gpu::event_record(ev.stop, g_dev.stream));
+      BENCH_GPU(gpu::event_synchronize(ev.stop));
+      float t = 0.0f;
+      BENCH_GPU(gpu::event_elapsed_ms(&t, ev.start, ev.stop));
+      ms.push_back(t);
+    }
+    if (ms.size() < 3) continue;
+    std::sort(ms.begin(), ms.end());
+    if (best < 0 || ms[1] < best_ms) {
+      best_ms = ms[1];
+      best = i;
+    }
+  }
+  BENCH_GPU(gpu::stream_synchronize(g_dev.stream));
+  if (best < 0) return std::string("no algorithm ") + vendor + " proposed ran: " + last_failure;
   return {};
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "bench_harness.hpp"
+#include "bench_host.hpp"
 #include "bench_registry.hpp"
 #include "naive_gemm.hpp"
 #include "stream_floor.hpp"
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <future>
 #include <memory>
 #include <random>
 #include <string>
@@ -50,15 +50,6 @@ std::vector<std::int64_t> sample_rows(std::int64_t M, std::uint64_t seed) {
   return rows;
 }
 
-// Runs fn(r) for r in [0, n) on threads of their own (float64 rows, host-side data
-// generation), and waits for all of them.
-template <class Fn>
-void parallel_for(std::size_t n, const Fn& fn) {
-  std::vector<std::future<void>> work;
-  for (std::size_t r = 0; r < n; ++r) work.push_back(std::async(std::launch::async, [&fn, r] { fn(r); }));
-  for (auto& w : work) w.get();
-}
-
 // One call of `impl` on a D made ready by the caller (poisoned, or holding C), then D on
 // the host: what every problem's check judges.
 template <class P, class T>
@@ -66,14 +57,6 @@ Error launch_and_fetch(P& p, const Impl<P>& impl, ImplSlot& slot, const DeviceBu
   BENCH_TRY(impl.launch(p, slot));
   BENCH_GPU(gpu::stream_synchronize(g_dev.stream));
   return D.to_host(out);
-}
-
-// fn(begin, end, slice) on kSlices contiguous slices of [0, n), in parallel (contiguous,
-// so that no two threads write one cache line but at a slice's edge).
-constexpr std::size_t kSlices = 16;
-template <class Fn>
-void parallel_slices(std::size_t n, const Fn& fn) {
-  parallel_for(kSlices, [&](std::size_t t) { fn(n * t / kSlices, n * (t + 1) / kSlices, t); });
 }
 
 // An output (M x N through LC with leading dimension ld) judged: within `tol` of float64

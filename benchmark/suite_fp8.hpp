@@ -65,11 +65,6 @@ struct Fp8Spec {
   std::string key() const { return std::string(block ? "fp8_block/" : "fp8_tensor/") + shape(); }
 };
 
-// A random scale with 4 significant bits, in [2^-2, 2^3).
-float random_scale(std::uint64_t h) {
-  return std::ldexp(float(8 + int(h & 7)), int((h >> 3) % 5) - 5);
-}
-
 // A random e4m3 code for a value in [-2, 2), never +-0: element i of the stream `seed`.
 std::uint8_t random_e4m3(std::uint64_t seed, std::uint64_t i) {
   for (std::uint64_t attempt = 0;; ++attempt) {

@@ -10,8 +10,9 @@
 // One source, two builds: nvcc (CUDA, cuBLAS) and clang -x hip (HIP, AMD). Runtime calls
 // go through tessera/runtime/gpu.hpp. Under HIP the vendor BLAS is rocBLAS, compiled in only when
 // the build defines TESSERA_HAVE_ROCBLAS; without it the vendor benchmarks are not
-// registered and the naive kernel is the full-matrix reference instead. The suites other
-// than the classic one are CUDA only.
+// registered and the naive kernel is the full-matrix reference instead. The HIP build has
+// the classic suite and the low-precision one (fp8 / MX MFMA beside hipBLASLt when the build
+// defines TESSERA_HAVE_HIPBLASLT); the other suites are CUDA only.
 //
 // The parts, one translation unit:
 //   runtime/gpu.hpp        the CUDA/HIP runtime calls, spelled once for each (the library's)
@@ -20,12 +21,14 @@
 //   bench_registry.hpp     problems, implementations, the benchmark body, registration
 //   vendor_blas.hpp        the cuBLAS/rocBLAS baseline (row-major as the transposed problem)
 //   vendor_blas_lt.hpp     the cuBLASLt baselines (plain, fp8 scaled, fused epilogue)
+//   vendor_hipblaslt.hpp   the hipBLASLt baseline of the low-precision suite (HIP)
 //   naive_gemm.hpp         the naive baseline kernel
 //   stream_floor.hpp       the decode floor: a streaming read of the weights
 //   checks.hpp             the GEMM problem (inputs, references) and the output verdict
 //   gemm_impls.hpp         the implementations a GEMM problem can time
 //   tessera_variants.hpp   the Tessera GEMMs timed, one line each
 //   suite_llm.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp
+//   suite_lowp.hpp         (HIP) Tessera's fp8 / MX MFMA configurations; lowp_elements.hpp
 //   tessera_bench.cu       the classic suite, the suite choice and main
 #include <benchmark/benchmark.h>
 
@@ -44,6 +47,9 @@
 #include "suite_grouped.hpp"
 #include "suite_llm.hpp"
 #include "vendor_blas_lt.hpp"
+#else
+#include "suite_lowp.hpp"
+#include "vendor_hipblaslt.hpp"
 #endif
 
 #include <cstdio>
@@ -143,6 +149,11 @@ const std::vector<Suite>& suites() {
 #endif
       {"classic", "row-major fp32/fp16/bf16 on 8 shapes, FMA family and naive kernel included",
        "^(fp32|fp16|bf16)[/_]", &register_classic_suite},
+#if defined(TESSERA_HIP) && TESSERA_BENCH_HAS_LOWP
+      {"lowp", "Tessera's fp8 (gfx942) and OCP fp8 / MXFP8 / MXFP4 (gfx950) MFMA configurations on 7 shapes, "
+               "hipBLASLt beside them; filter the device's: '^lowp942_' or '^lowp950_'",
+       "^lowp9(42|50)_", &register_lowp_suite},
+#endif
   };
   return all;
 }
@@ -193,9 +204,7 @@ Error add_context(const std::vector<const Suite*>& chosen) {
   benchmark::AddCustomContext("tessera_wgmma", "WgmmaConfig<...> defaults: 128x256x64 Cooperative, no cluster; "
                                                "workspace_size(args) bytes of workspace");
 #endif
-#if defined(TESSERA_CUDA)
   BENCH_TRY(add_blas_lt_context());
-#endif
 #if defined(TESSERA_HIP)
   benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif
@@ -223,6 +232,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera_bench: rocBLAS was not available at build time: no rocblas "
                          "benchmarks; outputs are checked against the naive kernel\n");
   }
+#if defined(TESSERA_HIP)
+  if (!TESSERA_BENCH_HAS_HIPBLASLT) {
+    std::fprintf(stderr, "tessera_bench: hipBLASLt was not available at build time: no hipblaslt benchmarks in "
+                         "the lowp suite\n");
+  }
+#endif
   if (cl.list_only) {
     benchmark::RunSpecifiedBenchmarks();
     return 0;
@@ -237,9 +252,7 @@ int main(int argc, char** argv) {
   }
   Error setup = init_device();
   if (setup.empty()) setup = init_blas();  // the handles are bound to the device's stream
-#if defined(TESSERA_CUDA)
   if (setup.empty()) setup = init_blas_lt();
-#endif
   if (!setup.empty()) {
     std::fprintf(stderr, "tessera_bench: setting up the device failed: %s\n", setup.c_str());
     return 2;
@@ -259,10 +272,8 @@ int main(int argc, char** argv) {
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  g_problem.reset();  // device memory (and cuBLASLt plans) go before the handles and the context
-#if defined(TESSERA_CUDA)
+  g_problem.reset();  // device memory (and the Lt plans) go before the handles and the context
   release_blas_lt();
-#endif
   release_blas();
   release_device();
   return 0;

@@ -146,36 +146,15 @@ Error lt_make_plan(const LtMatmulSpec& s, const void* x, const void* y, void* d,
   if (count == 0) return "cuBLASLt proposed no algorithm for this problem";
   plan->candidates = count;
 
-  Events ev;
-  BENCH_TRY(ev.create());
-  float best = 1e30f;
-  int best_index = -1;
-  std::string last_failure;
-  for (int i = 0; i < count; ++i) {
-    std::vector<float> ms;
-    for (int r = 0; r < 3; ++r) {
-      BENCH_GPU(gpu::event_record(ev.start, g_dev.stream));
-      const cublasStatus_t run = lt_matmul_status(*plan, found[i].algo, x, y, d, alpha, beta);
-      if (run != CUBLAS_STATUS_SUCCESS) {
-        last_failure = blas_error(run, "cublasLtMatmul (a proposed algorithm)", __FILE__, __LINE__);
-        break;
-      }
-      BENCH_GPU(gpu::event_record(ev.stop, g_dev.stream));
-      BENCH_GPU(gpu::event_synchronize(ev.stop));
-      float t = 0;
-      BENCH_GPU(gpu::event_elapsed_ms(&t, ev.start, ev.stop));
-      ms.push_back(t);
-    }
-    if (ms.size() < 3) continue;
-    std::sort(ms.begin(), ms.end());
-    if (ms[1] < best) {
-      best = ms[1];
-      best_index = i;
-    }
-  }
-  BENCH_GPU(gpu::stream_synchronize(g_dev.stream));
-  if (best_index < 0) return "no algorithm cuBLASLt proposed ran: " + last_failure;
-  plan->algo = found[best_index].algo;
+  int best = -1;
+  BENCH_TRY(fastest_candidate(
+      "cuBLASLt", count,
+      [&](int i) -> Error {
+        BENCH_LT(lt_matmul_status(*plan, found[i].algo, x, y, d, alpha, beta));
+        return {};
+      },
+      best));
+  plan->algo = found[best].algo;
   out = std::move(plan);
   return {};
 }

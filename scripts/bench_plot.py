@@ -40,6 +40,7 @@ COUNTERS = ("TFLOP/s", "GB/s", "weights_GB/s", "floor_fraction")
 SUITES = [
     ("llm_", "LLM shapes"),
     ("fp8_", "FP8 (cuBLASLt e4m3)"),
+    ("lowp", "Low precision on AMD (fp8, MXFP8, MXFP4 MFMA vs hipBLASLt)"),
     ("grouped", "Many GEMMs: grouped (mixture of experts)"),
     ("batched", "Many GEMMs: strided-batched"),
     ("epilogue", "Many GEMMs: fused epilogues"),

@@ -11,12 +11,15 @@ whether the BlockPingpong pass fired (s_setprio in the assembly) and the loop's 
 
 Writes DIR/summary.txt (one line per variant), DIR/triton_asm.tar.gz (every variant's
 .amdgcn and .ttgir), DIR/env.txt (versions). Nothing here runs a kernel.
+
+The driver (one subprocess per variant, its own cache directory, a summary line each, the
+tarball), compile_with_options and summarise are shared with triton_lowp_ref.py beside it.
 """
 import argparse
-import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -131,8 +134,6 @@ def matmul_tn(a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc,
 
 def compile_one(spec, out_dir):
     name, tgt, form, bm, bn, bk, warps, stages, options, env = spec
-    import triton
-    from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
     mod_path = os.path.join(out_dir, "kernel_src.py")
     with open(mod_path, "w") as f:
@@ -152,12 +153,20 @@ def compile_one(spec, out_dir):
     attrs = {(names.index(n),): [["tt.divisibility", 16]]
              for n in ("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "lda", "ldb", "ldc")}
     src = ASTSource(fn=fn, signature=sig, constexprs=constexprs, attrs=attrs)
-    opts = dict(num_warps=warps, num_stages=stages, **options)
+    k, opts, dropped = compile_with_options(src, tgt, dict(num_warps=warps, num_stages=stages, **options))
+    return keep_outputs(k, name, out_dir, dict(options=opts, dropped=dropped))
+
+
+def compile_with_options(src, tgt, opts):
+    """triton.compile for gfx `tgt` (wave64); an option this version does not know is dropped
+    and named. Returns (kernel, options used, options dropped)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    opts = dict(opts)
     dropped = []
     while True:
         try:
-            k = triton.compile(src, target=GPUTarget("hip", tgt, 64), options=opts)
-            break
+            return triton.compile(src, target=GPUTarget("hip", tgt, 64), options=opts), opts, dropped
         except Exception as e:  # an option this version does not know: drop it, say so
             msg = str(e)
             bad = [o for o in list(opts) if o not in ("num_warps", "num_stages") and o in msg]
@@ -166,14 +175,15 @@ def compile_one(spec, out_dir):
             for o in bad:
                 dropped.append(o)
                 opts.pop(o)
-    asm = k.asm.get("amdgcn", "")
-    ttgir = k.asm.get("ttgir", "")
-    with open(os.path.join(out_dir, name + ".amdgcn"), "w") as f:
-        f.write(asm)
-    with open(os.path.join(out_dir, name + ".ttgir"), "w") as f:
-        f.write(ttgir)
-    shared = getattr(k.metadata, "shared", None)
-    return dict(options=opts, dropped=dropped, shared=shared)
+
+
+def keep_outputs(k, name, out_dir, info):
+    """Writes the kernel's .amdgcn and .ttgir as NAME.*; adds its LDS bytes to `info`."""
+    for ext in ("amdgcn", "ttgir"):
+        with open(os.path.join(out_dir, name + "." + ext), "w") as f:
+            f.write(k.asm.get(ext, ""))
+    info["shared"] = getattr(k.metadata, "shared", None)
+    return info
 
 
 def summarise(asm):
@@ -181,6 +191,11 @@ def summarise(asm):
     s["setprio"] = len(re.findall(r"^\s*s_setprio", asm, re.M))
     s["s_barrier"] = len(re.findall(r"^\s*s_barrier\b", asm, re.M))
     s["mfma"] = len(re.findall(r"^\s*v_mfma", asm, re.M))
+    # which MFMAs, with the f8f6f4 format and scale modifiers (cbsz, blgp, op_sel*)
+    kinds = [m.group(1) + "".join(" " + x for x in re.findall(r"\b(cbsz:\d+|blgp:\d+|op_sel\w*:\[[\d,]+\])",
+                                                                   m.group(2)))
+             for m in re.finditer(r"^\s*(v_mfma\w*)([^\n;]*)", asm, re.M)]
+    s["mfma_kinds"] = {x: kinds.count(x) for x in sorted(set(kinds))}
     loads = re.findall(r"^\s*(buffer_load_\w+|global_load_\w+)", asm, re.M)
     s["loads"] = {x: loads.count(x) for x in sorted(set(loads))}
     for key in ("vgpr_count", "agpr_count", "sgpr_count", "group_segment_fixed_size",
@@ -190,6 +205,70 @@ def summarise(asm):
     m = re.search(r"; Occupancy:\s*(\d+)", asm)
     s["occupancy"] = int(m.group(1)) if m else None
     return s
+
+
+def write_env(out, command):
+    """DIR/env.txt: the versions, and the dtype names triton.language offers."""
+    with open(os.path.join(out, "env.txt"), "w") as f:
+        try:
+            import triton
+            import triton.language as tl
+            import torch
+            f.write(f"triton {triton.__version__}\ntorch {torch.__version__}\npython {sys.version}\n")
+            names = sorted(n for n in dir(tl) if isinstance(getattr(tl, n), tl.dtype))
+            f.write("tl dtypes: " + " ".join(f"{n}={getattr(tl, n).name}" for n in names) + "\n")
+        except Exception as e:  # noqa: BLE001
+            f.write(f"import failed: {e}\n")
+        f.write(f"command: python3 {command}\n")
+    with open(os.path.join(out, "env.txt")) as f:
+        print(f.read(), end="", flush=True)
+
+
+def run_variants(script, out, envs, describe, tarball, timeout=120):
+    """Each variant NAME of `envs` (its environment additions) in a subprocess of its own:
+    `script --out OUT --one NAME`, with a cache directory of its own, so that one failure is
+    a line of the summary and not the end. Writes OUT/summary.txt and OUT/<tarball> (every
+    .amdgcn, .ttgir and .err), keeps the kernel source beside them."""
+    work = os.path.join(out, "work")
+    os.makedirs(work, exist_ok=True)
+    lines = []
+    for name, extra in envs.items():
+        env = dict(os.environ)
+        env.update(extra)
+        env["TRITON_CACHE_DIR"] = os.path.join(work, "cache_" + name)
+        env["TRITON_ALWAYS_COMPILE"] = "1"
+        t0 = time.time()
+        try:
+            p = subprocess.run([sys.executable, script, "--out", out, "--one", name], env=env,
+                               capture_output=True, text=True, timeout=timeout)
+            rc, stdout, stderr = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, stdout, stderr = "timeout", str(e.stdout or ""), f"timed out after {timeout} s"
+        dt = time.time() - t0
+        if rc != 0:
+            tail = stderr.strip().splitlines()[-3:] if stderr.strip() else ["(no output)"]
+            lines.append(f"{name}: FAILED ({dt:.1f}s, exit {rc})\n    " + "\n    ".join(t[:300] for t in tail))
+            with open(os.path.join(work, name + ".err"), "w") as f:
+                f.write(stdout + "\n" + stderr)
+        else:
+            asm_path = os.path.join(work, name + ".amdgcn")
+            asm = open(asm_path).read() if os.path.exists(asm_path) else ""
+            env_note = " ".join(f"{k}={v}" for k, v in extra.items())
+            lines.append(f"{name}: {dt:.1f}s {describe(name)} env[{env_note}] {stdout.strip()} "
+                         f"{json.dumps(summarise(asm))}")
+        print(lines[-1], flush=True)
+    with open(os.path.join(out, "summary.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with tarfile.open(os.path.join(out, tarball), "w:gz") as tar:
+        for fn in sorted(os.listdir(work)):
+            if fn.endswith((".amdgcn", ".ttgir", ".err")):
+                tar.add(os.path.join(work, fn), arcname=fn)
+    # keep OUT small: the per-variant files travel inside the tarball
+    for fn in os.listdir(work):
+        if fn.endswith("_src.py"):
+            shutil.copy(os.path.join(work, fn), os.path.join(out, fn))
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 def main():
@@ -205,51 +284,9 @@ def main():
         info = compile_one(specs[args.one], work)
         print(json.dumps(info))
         return 0
-
-    work = os.path.join(args.out, "work")
-    os.makedirs(work, exist_ok=True)
-    lines = []
-    with open(os.path.join(args.out, "env.txt"), "w") as f:
-        try:
-            import triton
-            import torch
-            f.write(f"triton {triton.__version__}\ntorch {torch.__version__}\npython {sys.version}\n")
-        except Exception as e:  # noqa: BLE001
-            f.write(f"import failed: {e}\n")
-        f.write(f"command: python3 {' '.join(sys.argv)}\n")
-    for name, spec in specs.items():
-        env = dict(os.environ)
-        env.update(spec[9])
-        env["TRITON_CACHE_DIR"] = os.path.join(work, "cache_" + name)
-        env["TRITON_ALWAYS_COMPILE"] = "1"
-        t0 = time.time()
-        p = subprocess.run([sys.executable, __file__, "--out", args.out, "--one", name], env=env,
-                           capture_output=True, text=True, timeout=120)
-        dt = time.time() - t0
-        if p.returncode != 0:
-            lines.append(f"{name}: FAILED ({dt:.1f}s)\n    " + p.stderr.strip().splitlines()[-1][:300]
-                         if p.stderr.strip() else f"{name}: FAILED")
-            with open(os.path.join(work, name + ".err"), "w") as f:
-                f.write(p.stdout + "\n" + p.stderr)
-            continue
-        asm_path = os.path.join(work, name + ".amdgcn")
-        asm = open(asm_path).read() if os.path.exists(asm_path) else ""
-        s = summarise(asm)
-        env_note = " ".join(f"{k}={v}" for k, v in spec[9].items())
-        lines.append(f"{name}: {dt:.1f}s form={spec[2]} env[{env_note}] {p.stdout.strip()} {json.dumps(s)}")
-    with open(os.path.join(args.out, "summary.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-    buf = io.BytesIO()
-    with tarfile.open(os.path.join(args.out, "triton_asm.tar.gz"), "w:gz") as tar:
-        for fn in sorted(os.listdir(work)):
-            if fn.endswith((".amdgcn", ".ttgir", ".err")):
-                tar.add(os.path.join(work, fn), arcname=fn)
-    # keep $OUT small: the per-variant files travel inside the tarball
-    import shutil
-    shutil.copy(os.path.join(work, "kernel_src.py"), os.path.join(args.out, "kernel_src.py"))
-    shutil.rmtree(work, ignore_errors=True)
-    return 0
+    write_env(args.out, " ".join(sys.argv))
+    return run_variants(__file__, args.out, {name: spec[9] for name, spec in specs.items()},
+                        lambda name: f"form={specs[name][2]}", "triton_asm.tar.gz")
 
 
 if __name__ == "__main__":
