@@ -24,16 +24,25 @@ TEST_CASE("low-precision MFMA traits: bytes a lane, cycles, the instruction code
   using G942 = MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kBf8>;
   using G950x8 = MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8, true>;
   using G950x4 = MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4, true>;
+  using G950x6 = MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kBf6, true>;
+  using G950x68 = MfmaLowpShape<16, 16, 128, MfmaFormat::kFp6, MfmaFormat::kFp8>;
   // Registers a lane: 2 VGPRs for gfx942's fp8 (AMD's matrix instruction calculator), 8 for
-  // an 8-bit f8f6f4 operand and 4 for fp4 (the CDNA4 ISA guide's register table).
-  STATIC_REQUIRE(G942::kOperandWords == 2);
-  STATIC_REQUIRE(G950x8::kOperandWords == 8);
-  STATIC_REQUIRE(G950x4::kOperandWords == 4);
-  STATIC_REQUIRE(G950x4::kValuesPerByte == 2);
-  // FLOP per SIMD-cycle: MI300X fp8 1024 (2x its bf16), MI355X MXFP8 2048, MXFP4 4096.
+  // an 8-bit f8f6f4 operand, 6 for fp6 and 4 for fp4 (the CDNA4 ISA guide's register table;
+  // clang-22 passes v[n:n+5] for cbsz 2 or 3), each operand by its own format.
+  STATIC_REQUIRE(G942::kOperandWordsA == 2);
+  STATIC_REQUIRE(G950x8::kOperandWordsA == 8);
+  STATIC_REQUIRE(G950x4::kOperandWordsA == 4);
+  STATIC_REQUIRE((G950x6::kOperandWordsA == 6 && G950x6::kOperandWordsB == 6));
+  STATIC_REQUIRE((G950x68::kOperandWordsA == 6 && G950x68::kOperandWordsB == 8));
+  STATIC_REQUIRE(G950x4::kValuesPerUnit == 2);
+  STATIC_REQUIRE((G950x6::kValuesPerUnit == 1 && G950x6::kOperandElements == 32));  // one value a byte slot
+  // FLOP per SIMD-cycle: MI300X fp8 1024 (2x its bf16), MI355X MXFP8 2048, MXFP6 and MXFP4
+  // 4096 (10 PFLOP/s each); a mix with an 8-bit operand runs at the 8-bit rate.
   STATIC_REQUIRE(G942::kFlops / G942::kCycles == 1024);
   STATIC_REQUIRE(G950x8::kFlops / G950x8::kCycles == 2048);
   STATIC_REQUIRE(G950x4::kFlops / G950x4::kCycles == 4096);
+  STATIC_REQUIRE(G950x6::kFlops / G950x6::kCycles == 4096);
+  STATIC_REQUIRE(G950x68::kFlops / G950x68::kCycles == 2048);
   // The code the emulator's hook receives round-trips.
   const amd::MfmaLowpCode c{16, 128, MfmaFormat::kBf8, MfmaFormat::kFp8, true, 2, 3};
   const amd::MfmaLowpCode d = amd::MfmaLowpCode::decode(c.encode());
@@ -44,12 +53,13 @@ TEST_CASE("low-precision MFMA traits: bytes a lane, cycles, the instruction code
 namespace {
 // Composable Kernel's register maps (test/mx_mfma_op/mx_mfma_op.hpp, load_A_row_major): lane
 // l starts at K = (l / M) * chunk and reads `chunks` chunks of `chunk` values, chunk * 64 / M
-// apart; gfx942's fp8 (the calculator): 8 values from 8 * (l / M).
+// apart (8-bit: chunks of 16; packed fp4 and fp6: one chunk of 32, "FP6 chunk_size = 32,
+// num_chunks = 1" at e55b154); gfx942's fp8 (the calculator): 8 values from 8 * (l / M).
 template <class Shape>
-int ck_k(int lane, int value) {
+int ck_k(amd::MfmaFormat format, int lane, int value) {
   constexpr int M = Shape::kM;
   if constexpr (!Shape::kF8F6F4) return 8 * (lane / M) + value;
-  const int chunk = amd::mfma_format_bits(Shape::kFormatA) == 4 ? 32 : 16;
+  const int chunk = amd::mfma_format_bits(format) == 8 ? 16 : 32;
   return (lane / M) * chunk + (value / chunk) * (chunk * 64 / M) + value % chunk;
 }
 }  // namespace
@@ -60,16 +70,20 @@ TEMPLATE_TEST_CASE("low-precision MFMA atoms place operands as Composable Kernel
                    (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kBf8, true>),
                    (MfmaLowpShape<16, 16, 128, MfmaFormat::kFp8, MfmaFormat::kFp8>),
                    (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp4, MfmaFormat::kFp4, true>),
-                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>)) {
+                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>),
+                   (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kBf6, true>),
+                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kBf6, MfmaFormat::kFp6>),
+                   (MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kFp8, true>),
+                   (MfmaLowpShape<16, 16, 128, MfmaFormat::kBf8, MfmaFormat::kBf6>)) {
   using Atom = mma::MfmaAtom<TestType>;
   for (int lane = 0; lane < 64; ++lane) {
     for (int e = 0; e < Atom::kOperandElements; ++e) {
-      INFO("lane " << lane << " byte " << e);
-      // Byte e holds value e (8-bit) or values 2e, 2e + 1 (fp4): the first of them.
-      const int value = e * TestType::kValuesPerByte;
+      INFO("lane " << lane << " unit " << e);
+      // Unit e holds value e (8-bit, fp6) or values 2e, 2e + 1 (fp4): the first of them.
+      const int value = e * TestType::kValuesPerUnit;
       REQUIRE(Atom::a_coord(lane, e).row == lane % TestType::kM);
-      REQUIRE(Atom::a_coord(lane, e).col * 1 == ck_k<TestType>(lane, value));
-      REQUIRE(Atom::b_coord(lane, e).row == ck_k<TestType>(lane, value));
+      REQUIRE(Atom::a_coord(lane, e).col == ck_k<TestType>(TestType::kFormatA, lane, value));
+      REQUIRE(Atom::b_coord(lane, e).row == ck_k<TestType>(TestType::kFormatB, lane, value));
       REQUIRE(Atom::b_coord(lane, e).col == lane % TestType::kN);
     }
   }

@@ -156,7 +156,7 @@ struct MfmaConfig
   static constexpr int kBlockN = BlockTile::kN;
   // The kernel counts K in storage units (elements; bytes for fp4): kBlockK; the values of
   // K a tile holds: kBlockKValues.
-  static constexpr int kValuesPerUnit = Instruction::kValuesPerByte;
+  static constexpr int kValuesPerUnit = Instruction::kValuesPerUnit;
   static constexpr int kBlockKValues = BlockTile::kK;
   static constexpr int kBlockK = BlockTile::kK / kValuesPerUnit;
   // MX scale bytes per row per K tile (32 values each).

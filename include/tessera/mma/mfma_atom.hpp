@@ -63,7 +63,7 @@ struct MfmaAtom {
   }
   // B's element `e` in lane `lane`: (k, j) of the K x N operand.
   TESSERA_HOST_DEVICE static constexpr MatrixCoord b_coord(int lane, int e) {
-    return {Instruction::operand_k(lane / kN, e), lane % kN};
+    return {Instruction::operand_k_b(lane / kN, e), lane % kN};
   }
   // Accumulator register `r` of lane `lane`: (i, j) of the M x N result. Registers come in
   // runs of 4 consecutive rows; a lane group (lane / N) holds every other run of 4 (32x32)
@@ -82,6 +82,9 @@ struct MfmaAtom {
   static constexpr int kKPerRead = kReadElements * kKGroups;        // K covered by one read
   static_assert(kInstructionsPerRead * kOperandElements == kReadElements * kReadsPerInstruction,
                 "Tessera MFMA atom: an operand must divide a 16-byte read, or a whole number of reads");
+  static_assert(Instruction::kUnitsB == kOperandElements,
+                "Tessera MFMA atom: A and B must take the same storage units a lane (both fp4, or both 8-bit "
+                "or fp6): the GEMM's operand tiles and read steps are shared");
 
   // The K value (within the read step) that element x of a lane's 8-element read holds:
   // lane group l / M reads the 8 contiguous K values starting at 8 * (l / M).
