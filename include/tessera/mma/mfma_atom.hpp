@@ -26,6 +26,15 @@
 // lane l reading the 8 contiguous values starting at (l / M) * 8, and read_k() says
 // which K value an element of a read holds. Triton calls this kWidth = 8 on gfx942.
 //
+// Low-precision atoms (arch/amd/mfma_lowp.hpp) count storage units (bytes; fp4 two values a
+// byte, fp6 one value a byte slot) instead of elements, and gfx950's f8f6f4 instructions take
+// 32 units a lane: two read steps r, r + 1 give an instruction's units 0..15 and 16..31, read
+// step r of lane group g being the 16 units at r * kKPerRead + 16 g of the LDS row (the
+// formula above). For an 8-bit operand those hold K = that position: its two runs of 16 lie
+// half the instruction's K apart. An fp6 operand's 32 units are ONE run from K = 32 g; its
+// copy into LDS stores each instruction's 16-value chunks where these same reads find them
+// (memory/mfma_tile_copy.hpp, stored_k), so A and B read alike, in any mix of formats.
+//
 // Host-includable (no device code): kernels, plans and tests share these numbers.
 #pragma once
 
