@@ -1,13 +1,15 @@
 // The low-precision MFMA GEMM configurations Tessera ships and checks (fp8 on gfx942, OCP
-// fp8 and fp4 with MX block scales on gfx950): every schedule the formats allow, both MFMA
-// sizes, both fp8 formats and their mixes, unscaled, per-tensor and MX scales, the three
-// output types and both D layouts. A and B are K-contiguous (row-major A, column-major B),
-// as these configurations require. Shared by print_plans, the ISA tests (test/isa) and the
-// emulated tests (test/emulator). Host-includable.
+// fp8, fp6 and fp4 with MX block scales on gfx950): every schedule the formats allow, both
+// MFMA sizes, both fp8 formats, both fp6 formats, and their mixes (fp6 x fp8 either way),
+// unscaled, per-tensor and MX scales, the three output types and both D layouts. A and B
+// are K-contiguous (row-major A, column-major B), as these configurations require. Shared
+// by print_plans, the ISA tests (test/isa) and the emulated tests (test/emulator).
+// Host-includable.
 //
-// Tiles are the 16-bit ones with K doubled (fp8: BlockTile K 128, rows of 128 bytes) or
-// quadrupled (fp4: 256 values, 128 bytes): the same LDS bytes and read steps per K tile as
-// bf16's 64, twice (four times) the MFMA work. gfx950's four-cluster schedule is not
+// Tiles are the 16-bit ones with K doubled (fp8 and fp6: BlockTile K 128, LDS rows of 128
+// bytes; fp6 keeps one value a byte slot there, memory/mfma_tile_copy.hpp) or quadrupled
+// (fp4: 256 values, 128 bytes): the same LDS bytes and read steps per K tile as bf16's 64,
+// twice (four times) the MFMA work. gfx950's four-cluster schedule is not
 // shipped: with 32x32x64 fp8 MFMAs (two read steps each) it needs K 256 and more registers
 // than two waves per SIMD have; fp4 there runs the two-cluster schedule.
 #pragma once
@@ -28,6 +30,8 @@ namespace examples::mfma_lowp {
 using tessera::bfloat16_t;
 using tessera::ColumnMajor;
 using tessera::float4_e2m1x2_t;
+using tessera::float6_e2m3x4_t;
+using tessera::float6_e3m2x4_t;
 using tessera::float8_e4m3_t;
 using tessera::float8_e4m3fnuz_t;
 using tessera::float8_e5m2_t;
@@ -91,5 +95,21 @@ using Mxfp4TwoClusters950 = MfmaConfig<Gfx950, float4_e2m1x2_t, RowMajor, float4
 using Mxfp4OneCluster16x950 = MfmaConfig<Gfx950, float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float,
                                          RowMajor, GemmShape<128, 128, 256>, schedule::Auto<>, 2,
                                          MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>, Mx>;
+
+
+// ---- gfx950: fp6 (e2m3 "fp6", e3m2 "bf6"; four values in three bytes), alone and with fp8 -
+// Two clusters: 256x128x128 MXFP6 e2m3, fp32 out.
+using Mxfp6TwoClusters950 = MfmaConfig<Gfx950, float6_e2m3x4_t, RowMajor, float6_e2m3x4_t, ColumnMajor, float, RowMajor,
+                                       GemmShape<256, 128, 128>, schedule::Auto<>, 2,
+                                       MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kFp6>, Mx>;
+// One cluster, 16x16x128: MXFP6 e2m3 A x MXFP8 e4m3 B, fp16 column-major out.
+using Mxfp6Fp8OneCluster16x950 = MfmaConfig<Gfx950, float6_e2m3x4_t, RowMajor, float8_e4m3_t, ColumnMajor, half_t,
+                                            ColumnMajor, GemmShape<128, 128, 128>, schedule::Auto<>, 2,
+                                            MfmaLowpShape<16, 16, 128, MfmaFormat::kFp6, MfmaFormat::kFp8>, Mx>;
+// No ping-pong: e5m2 A x e3m2 B without block scales (the unscaled f8f6f4 MFMA), per-tensor,
+// bf16 out.
+using Fp8Bf6Baseline950 = MfmaConfig<Gfx950, float8_e5m2_t, RowMajor, float6_e3m2x4_t, ColumnMajor, bfloat16_t,
+                                     RowMajor, GemmShape<128, 128, 128>, schedule::NoPingPong<4>, 2,
+                                     MfmaLowpShape<32, 32, 64, MfmaFormat::kBf8, MfmaFormat::kBf6>, PerTensor>;
 
 }  // namespace examples::mfma_lowp

@@ -1,6 +1,6 @@
 // The low-precision MFMAs (arch/amd/mfma_lowp.hpp) as wave-level operations: gfx942's
 // v_mfma_f32_{32x32x16,16x16x32}_{fp8,bf8}_{fp8,bf8} and gfx950's v_mfma[_scale]_f32_
-// {32x32x64,16x16x128}_f8f6f4 with fp8, bf8 or fp4 operands.
+// {32x32x64,16x16x128}_f8f6f4 with fp8, bf8, fp6, bf6 or fp4 operands in any mix.
 //
 // Lane layouts, written in Composable Kernel's terms (xdlops_gemm.hpp mfma_type<> and its
 // MX test, test/mx_mfma_op/mx_mfma_op.hpp, whose register maps list every lane's K values):
@@ -11,23 +11,28 @@
 //   f8f6f4, 8-bit operands      bytes 0..15 are K = 16 blk .. +15, bytes 16..31 are
 //                               K = K/2 + 16 blk .. +15 (two chunks of 16; Triton's
 //                               chooseScaledMfmaScaleLayout says the same);
+//   f8f6f4, fp6 operands        six words hold K = 32 blk .. 32 blk + 31, value i in bits
+//                               [6 i, 6 i + 6) of the words read as one little-endian 192-bit
+//                               stream (CK's "Register Mapping for FP6" and f6_pk_t;
+//                               HipKittens' fp6 GEMM: arch/amd/mfma_lowp.hpp has the sources);
 //   f8f6f4, fp4 operands        bytes 0..15 hold K = 32 blk .. 32 blk + 31, two values a
 //                               byte, the lower K in the low nibble.
+// The two operands' maps follow their own formats: in a mix, value k of A meets value k of B.
 // Scales (the scaled forms): lane M * b + t's scale register, byte op_sel, scales row t of
 // A (column t of B) over K = 32 b .. 32 b + 31, whatever the format (CK's
 // load_mx_B_col_major; Triton's scale layout). C and D as the 16-bit MFMAs (mfma.cpp).
 //
-// Values: gfx942's fp8/bf8 are e4m3fnuz / e5m2fnuz, gfx950's OCP e4m3 / e5m2 / e2m1, scales
-// e8m0 (2^(c - 127); 0xff NaN: the OCP MX spec makes the whole block NaN). Arithmetic, for
-// each D[i][j]: C[i][j] first, then for k = 0..K-1 in order the product A[i][k] B[k][j]
-// times the two scales, rounded once to fp32 (a product of two such values is exact in
-// fp32; scaling it is exact unless it leaves fp32's range), added with fp32 rounding (nearest
-// even). The hardware's adder order and internal width are not published (tests compare
-// kernels with a rounding bound, and this model bit for bit with a scalar model of the same
-// arithmetic). C and D subnormals follow HardwareChoices::mfma_denormals; 8-bit and fp4
-// inputs are never flushed (the CDNA4 ISA guide: these formats keep their denormals).
-// Not modelled (reported as kMisuse): fp6 operands, and gfx942's fp8 forms on gfx950, which
-// there read OCP formats (Tessera uses the f8f6f4 forms on gfx950).
+// Values: gfx942's fp8/bf8 are e4m3fnuz / e5m2fnuz, gfx950's OCP e4m3 / e5m2 / e2m3 / e3m2 /
+// e2m1, scales e8m0 (2^(c - 127); 0xff NaN: the OCP MX spec makes the whole block NaN).
+// Arithmetic, for each D[i][j]: C[i][j] first, then for k = 0..K-1 in order the product
+// A[i][k] B[k][j] times the two scales, rounded once to fp32 (a product of two such values
+// is exact in fp32; scaling it is exact unless it leaves fp32's range), added with fp32
+// rounding (nearest even). The hardware's adder order and internal width are not published
+// (tests compare kernels with a rounding bound, and this model bit for bit with a scalar
+// model of the same arithmetic). C and D subnormals follow HardwareChoices::mfma_denormals;
+// 8-bit, fp6 and fp4 inputs are never flushed (the CDNA4 ISA guide: these formats keep their
+// denormals). Not modelled (reported as kMisuse): gfx942's fp8 forms on gfx950, which there
+// read OCP formats (Tessera uses the f8f6f4 forms on gfx950).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -35,18 +40,26 @@
 #include "state.hpp"
 #include "tessera/arch/amd/mfma_lowp.hpp"
 #include "tessera/core/float4.hpp"
+#include "tessera/core/float6.hpp"
 #include "tessera/core/float8.hpp"
 
 namespace tessera::amd::emulation {
 
 namespace {
 
+// Where value k of row (column) `row` of an operand of format f sits: the lane, and the
+// value's index among the lane's values (bytes for 8-bit, nibbles for fp4, 6-bit fields).
 MfmaSlot lowp_slot(const MfmaLowpCode& c, MfmaFormat f, int row, int k) {
   const int bits = mfma_format_bits(f);
   if (!c.f8f6f4()) return MfmaSlot{c.m * (k / 8) + row, k % 8};
-  if (bits == 4) return MfmaSlot{c.m * (k / 32) + row, k % 32};
+  if (bits != 8) return MfmaSlot{c.m * (k / 32) + row, k % 32};  // fp6, fp4: one run of 32
   const int half = c.k / 2, chunk = k / half, r = k % half;
   return MfmaSlot{c.m * (r / 16) + row, 16 * chunk + r % 16};
+}
+
+// Operand words a lane holds for format f: 32 values of `bits` bits (gfx942: 8 bytes).
+int lowp_words(const MfmaLowpCode& c, MfmaFormat f) {
+  return c.m * c.k * mfma_format_bits(f) / 8 / 64 / 4;  // 64 lanes
 }
 
 }  // namespace
@@ -80,14 +93,25 @@ float lowp_value(MfmaFormat f, bool f8f6f4, std::uint32_t code) {
   switch (f) {
     case MfmaFormat::kFp8: return float(float8_e4m3_t::from_bits(std::uint8_t(code)));
     case MfmaFormat::kBf8: return float(float8_e5m2_t::from_bits(std::uint8_t(code)));
+    case MfmaFormat::kFp6: return float(float6_e2m3_t::from_bits(std::uint8_t(code & 0x3fu)));
+    case MfmaFormat::kBf6: return float(float6_e3m2_t::from_bits(std::uint8_t(code & 0x3fu)));
     default: return float(float4_e2m1_t::from_bits(std::uint8_t(code & 0xfu)));
   }
 }
 
-// Operand value `index` of a lane's words: a byte, or (fp4) a nibble.
+// Operand value `index` of a lane's words: the `bits`-wide field at bit index * bits of
+// the words read as one little-endian stream (word 0 first), a field that crosses a word
+// boundary taking its low bits from the lower word.
 std::uint32_t lowp_code(const std::uint32_t* words, int index, int bits) {
-  if (bits == 4) return (words[index / 8] >> (4 * (index % 8))) & 0xfu;
-  return (words[index / 4] >> (8 * (index % 4))) & 0xffu;
+#if defined(TESSERA_EMULATOR_MUTANT_FP6_FIELDS)
+  // Mutation check: fp6 fields in the wrong order, each group of four from the top of its
+  // 24 bits down; the fp6 instruction tests must notice.
+  if (bits == 6) index = 4 * (index / 4) + 3 - index % 4;
+#endif
+  const int first = index * bits, word = first / 32, shift = first % 32;
+  std::uint64_t pair = words[word];
+  if (shift + bits > 32) pair |= std::uint64_t(words[word + 1]) << 32;
+  return std::uint32_t(pair >> shift) & ((1u << bits) - 1u);
 }
 
 // 2^(c - 127) as an exponent, or a NaN flag for 0xff.
@@ -114,11 +138,6 @@ void resolve_mfma_lowp(Wave& w) {
   const std::string name = std::string(c.scaled ? "v_mfma_scale_f32_" : "v_mfma_f32_") + std::to_string(c.m) + "x" +
                            std::to_string(c.m) + "x" + std::to_string(c.k) + (c.f8f6f4() ? "_f8f6f4" : "_fp8");
   const int bits_a = mfma_format_bits(c.a), bits_b = mfma_format_bits(c.b);
-  if (bits_a == 6 || bits_b == 6) {
-    report_mfma_misuse(w, lane0.call.pc, name + " with fp6 operands: not modelled (no agreed lane layout)");
-    wg.aborted = true;
-    return;
-  }
   if (c.f8f6f4() != target_is_gfx950()) {
     report_mfma_misuse(w, lane0.call.pc,
                        c.f8f6f4() ? name + " exists only on gfx950; the emulator runs gfx942"
@@ -186,11 +205,11 @@ void mfma_lowp(std::uint32_t code, const std::uint32_t* a, const std::uint32_t* 
                std::uint32_t scale_a, std::uint32_t scale_b) {
   Lane& l = current_lane("MFMA");
   const MfmaLowpCode k = MfmaLowpCode::decode(code);
-  const int words = k.m * k.k * mfma_format_bits(k.a) / 8 / kWaveSize / 4;
+  const int words_a = lowp_words(k, k.a), words_b = lowp_words(k, k.b);
   const int accumulators = k.m * k.m / kWaveSize;
   for (int i = 0; i < 8; ++i) {
-    l.mfma_a32[i] = i < words ? a[i] : 0u;
-    l.mfma_b32[i] = i < words ? b[i] : 0u;
+    l.mfma_a32[i] = i < words_a ? a[i] : 0u;
+    l.mfma_b32[i] = i < words_b ? b[i] : 0u;
   }
   for (int i = 0; i < accumulators; ++i) l.mfma_c[i] = c[i];
   l.mfma_scale_a = scale_a;

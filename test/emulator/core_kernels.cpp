@@ -123,6 +123,8 @@ void buffer_copy(const BufferParams& p) {
   const auto v = amd::buffer_load<Bytes>(in, lane * Bytes, p.soffset);
   if constexpr (Bytes == 2) {  // stores move 4, 8 or 16 bytes: a 2-byte load lands in a word
     amd::buffer_store<4>(out, std::uint32_t(v), lane * 4);
+  } else if constexpr (Bytes == 12) {  // no 12-byte store: three words
+    for (std::uint32_t w = 0; w < 3; ++w) amd::buffer_store<4>(out, v[w], lane * 12 + 4 * w);
   } else {
     amd::buffer_store<Bytes>(out, v, lane * Bytes);
   }
@@ -132,6 +134,7 @@ TESSERA_GLOBAL void buffer_kernel(const BufferParams p) {
     case 2: buffer_copy<2>(p); break;
     case 4: buffer_copy<4>(p); break;
     case 8: buffer_copy<8>(p); break;
+    case 12: buffer_copy<12>(p); break;
     default: buffer_copy<16>(p); break;
   }
 }

@@ -35,7 +35,13 @@ emu::Options lowp_options() {
 // The format an operand code of the instruction is read in.
 inline const reference::Format& format_of(amd::MfmaFormat f, bool f8f6f4) {
   if (!f8f6f4) return f == amd::MfmaFormat::kFp8 ? reference::kE4M3Fnuz : reference::kE5M2Fnuz;
-  return f == amd::MfmaFormat::kFp8 ? reference::kE4M3 : f == amd::MfmaFormat::kBf8 ? reference::kE5M2 : reference::kE2M1;
+  switch (f) {
+    case amd::MfmaFormat::kFp8: return reference::kE4M3;
+    case amd::MfmaFormat::kBf8: return reference::kE5M2;
+    case amd::MfmaFormat::kFp6: return reference::kE2M3;
+    case amd::MfmaFormat::kBf6: return reference::kE3M2;
+    default: return reference::kE2M1;
+  }
 }
 
 // Codes that test a format's edges: zeros, the smallest and largest subnormal, the smallest

@@ -22,4 +22,7 @@ namespace lowp_gemm = ::examples::mfma_lowp;
   X((lowp_gemm::Mxfp8OneCluster16x950))      \
   X((lowp_gemm::Mxfp8TwoClusters950))        \
   X((lowp_gemm::Mxfp4TwoClusters950))        \
-  X((lowp_gemm::Mxfp4OneCluster16x950))
+  X((lowp_gemm::Mxfp4OneCluster16x950))      \
+  X((lowp_gemm::Mxfp6TwoClusters950))        \
+  X((lowp_gemm::Mxfp6Fp8OneCluster16x950))   \
+  X((lowp_gemm::Fp8Bf6Baseline950))

@@ -18,16 +18,19 @@ using tessera::Status;
 namespace {
 
 // Packs values of K-ordered codes into a lane's operand words: 8-bit codes a byte each,
-// fp4 codes a nibble each, the lower index in the lower bits.
-template <class Shape, class Element>
-amd::MfmaLowpOperand<Shape> gather(const std::uint8_t* codes, int ld, int lane, Element element) {
-  constexpr int kBits = amd::mfma_format_bits(Shape::kFormatA);
-  amd::MfmaLowpOperand<Shape> v;
-  for (int w = 0; w < Shape::kOperandWords; ++w) v[w] = 0u;
-  for (int e = 0; e < mfma_lowp_values_per_lane<Shape>(); ++e) {
+// fp6 codes 6 bits each (a code crossing a word boundary puts its low bits in the lower
+// word, as CK's f6_pk_t::pack does), fp4 codes a nibble each, the lower index in the lower
+// bits.
+template <class Vector, int kWords, int kBits, class Element>
+Vector gather(const std::uint8_t* codes, int ld, int lane, int values, Element element) {
+  Vector v;
+  for (int w = 0; w < kWords; ++w) v[w] = 0u;
+  for (int e = 0; e < values; ++e) {
     const MatrixIndex at = element(lane, e);
     const std::uint32_t code = std::uint32_t(codes[at.row * ld + at.col]) & ((1u << kBits) - 1u);
-    v[(e * kBits) / 32] |= code << ((e * kBits) % 32);
+    const int bit = e * kBits;
+    v[bit / 32] |= code << (bit % 32);
+    if (bit % 32 + kBits > 32) v[bit / 32 + 1] |= code >> (32 - bit % 32);
   }
   return v;
 }
@@ -36,8 +39,11 @@ template <class Shape>
 TESSERA_GLOBAL void mfma_lowp_once_kernel(const LowpOnceArgs p) {
   constexpr int M = Shape::kM, K = Shape::kK;
   const int lane = tessera::thread_index();
-  const auto a = gather<Shape>(p.a, K, lane, mfma_lowp_a_element<Shape>);
-  const auto b = gather<Shape>(p.b, M, lane, mfma_lowp_b_element<Shape>);
+  constexpr int kValues = mfma_lowp_values_per_lane<Shape>();
+  const auto a = gather<amd::MfmaLowpOperandA<Shape>, Shape::kOperandWordsA, amd::mfma_format_bits(Shape::kFormatA)>(
+      p.a, K, lane, kValues, mfma_lowp_a_element<Shape>);
+  const auto b = gather<amd::MfmaLowpOperandB<Shape>, Shape::kOperandWordsB, amd::mfma_format_bits(Shape::kFormatB)>(
+      p.b, M, lane, kValues, mfma_lowp_b_element<Shape>);
   amd::MfmaAccumulator<Shape> c;
   for (int r = 0; r < Shape::kAccumulators; ++r) {
     const MatrixIndex ic = mfma_c_element<M>(lane, r);

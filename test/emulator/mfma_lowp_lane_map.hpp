@@ -8,7 +8,8 @@
 //     load_B_col_major: a lane starts at (row l % M, K = (l / M) * chunk) and reads
 //     num_chunks chunks of `chunk` values, chunk_offset = chunk * 64 / M apart: 8-bit
 //     operands 2 chunks of 16, fp4 one chunk of 32 (two values a byte, f4x2_pk_t: the first
-//     in the low nibble);
+//     in the low nibble), fp6 one chunk of 32 ("FP6 chunk_size = 32, num_chunks = 1" at
+//     CK e55b154: one f6x32_pk_t, value i at bit 6 i of its six words);
 //   scales: load_mx_B_col_major: lane l holds the scale of column (row of A) l % M for the
 //     32-value block l / M of the instruction's K.
 // EMU_TEST_MUTANT_LOWP_LANE_SWAP (a mutation check) exchanges two chunks of A's map.
@@ -25,7 +26,7 @@ constexpr MatrixIndex mfma_lowp_a_element(int lane, int e) {
   constexpr int M = Shape::kM;
   if constexpr (!Shape::kF8F6F4) {
     return {lane % M, 8 * (lane / M) + e};
-  } else if constexpr (tessera::amd::mfma_format_bits(Shape::kFormatA) == 4) {
+  } else if constexpr (tessera::amd::mfma_format_bits(Shape::kFormatA) != 8) {  // fp4, fp6: one chunk
     return {lane % M, (lane / M) * 32 + e};
   } else {
     constexpr int kChunk = 16, kChunkOffset = kChunk * 64 / M;
@@ -43,7 +44,7 @@ constexpr MatrixIndex mfma_lowp_b_element(int lane, int e) {
   constexpr int M = Shape::kM;
   if constexpr (!Shape::kF8F6F4) {
     return {8 * (lane / M) + e, lane % M};
-  } else if constexpr (tessera::amd::mfma_format_bits(Shape::kFormatB) == 4) {
+  } else if constexpr (tessera::amd::mfma_format_bits(Shape::kFormatB) != 8) {
     return {(lane / M) * 32 + e, lane % M};
   } else {
     constexpr int kChunk = 16, kChunkOffset = kChunk * 64 / M;
@@ -60,10 +61,10 @@ constexpr ScaleIndex mfma_lowp_scale_element(int lane) {
   return {lane % Shape::kM, lane / Shape::kM};
 }
 
-// Values per lane (fp4 counts values, not bytes).
+// Values per lane of each operand (fp4 and fp6 count values, not bytes).
 template <class Shape>
 constexpr int mfma_lowp_values_per_lane() {
-  return Shape::kOperandElements * Shape::kValuesPerByte;
+  return Shape::kValuesPerLane;
 }
 
 }  // namespace emu_test

@@ -5,7 +5,10 @@
 //                exchanged: the model's results must differ from the scalar model's;
 //   SCALE_LANE   the emulator's scale lanes off by one 32-value block
 //                (TESSERA_EMULATOR_MUTANT_SCALE_LANE): the layout check and the bit-exact
-//                comparison of the scaled forms must fail.
+//                comparison of the scaled forms must fail;
+//   FP6_FIELDS   the emulator reading fp6 fields in the wrong order (each group of four
+//                from the top of its 24 bits down: TESSERA_EMULATOR_MUTANT_FP6_FIELDS):
+//                fp6 x fp8 mixes, whose K pairing that breaks, must differ from the model.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -45,6 +48,16 @@ TEMPLATE_TEST_CASE("mutation: the emulator reading scales one 32-value block off
   std::printf("MUTATION CAUGHT: scales read one block off: %d of 64 scale lanes wrong; %zu of %d outputs differ\n",
               mismatches, differ, S::kM * S::kM);
   REQUIRE(mismatches > 0);
+  REQUIRE(differ > 0);
+}
+#elif defined(EMU_TEST_MUTANT_LOWP_FP6_FIELDS)
+TEMPLATE_TEST_CASE("mutation: the emulator reading fp6 fields in the wrong order gives other results",
+                   "[emulator][mutation][lowp]", lowp::G950x32F6FScaled, lowp::G950x16BB6Scaled, lowp::G950x16F4B6) {
+  const std::size_t differ = differences_from_model<TestType>();
+  std::printf("MUTATION CAUGHT: fp6 fields reversed in each group of four, %dx%dx%d %s: %zu of %d outputs differ "
+              "from the scalar model\n",
+              TestType::kM, TestType::kN, TestType::kK, TestType::kScaled ? "scaled" : "unscaled", differ,
+              TestType::kM * TestType::kM);
   REQUIRE(differ > 0);
 }
 #else

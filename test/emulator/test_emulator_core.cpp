@@ -172,7 +172,7 @@ TEST_CASE("buffer loads read 0 past num_records, stores past it are dropped, per
     emu::Options o;
     o.hardware.straddle = rule;
     emu::ScopedOptions scope(o);
-    for (int bytes : {2, 4, 8, 16}) {
+    for (int bytes : {2, 4, 8, 12, 16}) {  // 12: buffer_load_dwordx3 (packed fp6 pieces)
       for (std::uint32_t records : {0u, 37u * 4u, 64u * 16u, 75u}) {
         INFO("straddle rule " << int(rule) << " bytes " << bytes << " num_records " << records);
         const int out_stride = bytes == 2 ? 4 : bytes;

@@ -3,8 +3,9 @@
 // (mfma_lowp_lane_map.hpp), and the instruction bit for bit against a scalar model of the
 // documented arithmetic written here from the formats' definitions (test/support/
 // narrow_float_reference.hpp), on random codes and on edge encodings (NaN, inf, max
-// normal, subnormals, signed zeros, extreme and NaN scales); then against float64 within
-// the fp32 rounding bound. EMULATED results.
+// normal, subnormals, signed zeros, extreme and NaN scales; fp6 and fp4 have no NaN or
+// inf: their edges are max normal, subnormals and both zeros), every width in mixes with
+// the others; then against float64 within the fp32 rounding bound. EMULATED results.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,7 +21,10 @@ using namespace emu_test;
       emu_test::lowp::G942x16FF, emu_test::lowp::G942x16BF, emu_test::lowp::G950x32FF,                            \
       emu_test::lowp::G950x32FBScaled, emu_test::lowp::G950x32BBScaled, emu_test::lowp::G950x32F4,                \
       emu_test::lowp::G950x32F4Scaled, emu_test::lowp::G950x16FFScaled, emu_test::lowp::G950x16BF,                \
-      emu_test::lowp::G950x16F4, emu_test::lowp::G950x16F4Scaled
+      emu_test::lowp::G950x16F4, emu_test::lowp::G950x16F4Scaled, emu_test::lowp::G950x32F6F6,              \
+      emu_test::lowp::G950x32F6B6Scaled, emu_test::lowp::G950x16B6B6Scaled, emu_test::lowp::G950x16F6F6,      \
+      emu_test::lowp::G950x32F6FScaled, emu_test::lowp::G950x16BB6Scaled, emu_test::lowp::G950x32B6F,         \
+      emu_test::lowp::G950x32F64Scaled, emu_test::lowp::G950x16F4B6, emu_test::lowp::G950x32F4FScaled
 
 TEMPLATE_TEST_CASE("the low-precision MFMA model places operands and scales as AMD's code loads them",
                    "[emulator][mfma][lowp]", EMU_TEST_LOWP_TYPES) {
@@ -35,9 +39,12 @@ TEMPLATE_TEST_CASE("the low-precision MFMA model places operands and scales as A
       INFO("lane " << lane << " value " << e);
       REQUIRE((sa.lane == lane && sa.index == e));
       REQUIRE((sb.lane == lane && sb.index == e));
-      // The atom's map (mma/, what kernels address with) names the same K: byte e / values
-      // per byte of lane group lane / M.
-      if (e % S::kValuesPerByte == 0) REQUIRE(S::operand_k(lane / S::kM, e / S::kValuesPerByte) == a.col);
+      // The instruction's traits (what kernels address with) name the same K: unit e / values
+      // per unit of lane group lane / M, each operand by its own format.
+      constexpr int kPerUnitA = tessera::amd::mfma_values_per_unit(S::kFormatA);
+      constexpr int kPerUnitB = tessera::amd::mfma_values_per_unit(S::kFormatB);
+      if (e % kPerUnitA == 0) REQUIRE(S::operand_k(lane / S::kM, e / kPerUnitA) == a.col);
+      if (e % kPerUnitB == 0) REQUIRE(S::operand_k_b(lane / S::kM, e / kPerUnitB) == b.row);
     }
     if (S::kScaled) {
       const emu_test::ScaleIndex s = emu_test::mfma_lowp_scale_element<S>(lane);

@@ -1,5 +1,5 @@
-// The low-precision MFMA GEMM (fp8 on gfx942; OCP fp8 and fp4 with MX block scales on
-// gfx950) on the wave emulator: every shipped configuration (examples/mfma_lowp_configs.hpp)
+// The low-precision MFMA GEMM (fp8 on gfx942; OCP fp8, fp6 and fp4 with MX block scales on
+// gfx950, fp6 with fp8 in either order) on the wave emulator: every shipped configuration (examples/mfma_lowp_configs.hpp)
 // through Gemm<Config>::run on CI-sized shapes (lowp_emulated_case.hpp: odd sizes, K tails
 // inside a 32-value scale block, K < BlockK, beta, C == D, padded and misaligned scale rows,
 // unaligned operands), against the float64 reference of the dequantized inputs, with the
@@ -82,6 +82,16 @@ void check_bad_arguments() {
     a.lda += 1;
     cases.push_back({"fp4 with an odd lda", {a, tessera::Status::kErrorPackedOperandOddK}});
   }
+  if constexpr (Config::kPackedSixA) {
+    auto a = good;
+    a.lda += 2;  // rows would start mid-byte
+    cases.push_back({"fp6 A with lda not a multiple of 4", {a, tessera::Status::kErrorPackedFp6Ld}});
+  }
+  if constexpr (Config::kPackedSixB) {
+    auto a = good;
+    a.ldb += 1;
+    cases.push_back({"fp6 B with ldb not a multiple of 4", {a, tessera::Status::kErrorPackedFp6Ld}});
+  }
   emu::Options o;
   o.target = target_of<Config>();
   emu::ScopedOptions scope(o);
@@ -129,10 +139,12 @@ namespace lowp_gemm = examples::mfma_lowp;
     emu_test::for_each_lowp_config<__VA_ARGS__>([](auto config) { emu_test::sweep<decltype(config)>(); });        \
   }
 
-EMU_TEST_LOWP_SCHEDULE("no ping-pong", "baseline", lowp_gemm::Fp8Baseline942, lowp_gemm::Mxfp8Baseline950)
+EMU_TEST_LOWP_SCHEDULE("no ping-pong", "baseline", lowp_gemm::Fp8Baseline942, lowp_gemm::Mxfp8Baseline950,
+                       lowp_gemm::Fp8Bf6Baseline950)
 EMU_TEST_LOWP_SCHEDULE("one-cluster ping-pong", "one", lowp_gemm::Fp8OneCluster942, lowp_gemm::Fp8OneCluster950)
 EMU_TEST_LOWP_SCHEDULE("one-cluster ping-pong with 16x16 MFMAs", "one16", lowp_gemm::Fp8OneCluster16x942,
-                       lowp_gemm::Mxfp8OneCluster16x950, lowp_gemm::Mxfp4OneCluster16x950)
+                       lowp_gemm::Mxfp8OneCluster16x950, lowp_gemm::Mxfp4OneCluster16x950,
+                       lowp_gemm::Mxfp6Fp8OneCluster16x950)
 EMU_TEST_LOWP_SCHEDULE("two-cluster ping-pong", "two", lowp_gemm::Fp8TwoClusters942, lowp_gemm::Mxfp8TwoClusters950,
-                       lowp_gemm::Mxfp4TwoClusters950)
+                       lowp_gemm::Mxfp4TwoClusters950, lowp_gemm::Mxfp6TwoClusters950)
 EMU_TEST_LOWP_SCHEDULE("four-cluster ping-pong", "four", lowp_gemm::Fp8FourClusters942)

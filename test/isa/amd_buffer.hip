@@ -28,6 +28,7 @@ buffer_probe(const float* src, float* dst, unsigned n_bytes) {
   const float x1 = buffer_load_as<float>(in, t * 4);
   const Float2 x2 = buffer_load_as<Float2>(in, t * 8, 1024);
   const Float4 x4 = buffer_load_as<Float4>(in, t * 16, 2048);
+  const U32x3 x3 = buffer_load<12>(in, t * 12, 8192);  // packed fp6 pieces (mfma_tile_copy.hpp)
   // Each wave fills its own slice: the LDS base is per wave, the lane index implied.
   const unsigned wave = __builtin_amdgcn_readfirstlane(t / 64);
   buffer_load_to_lds<kLdsBytesPerLane>(in, staged + wave * 64 * kLdsBytesPerLane / 4,
@@ -38,6 +39,7 @@ buffer_probe(const float* src, float* dst, unsigned n_bytes) {
   buffer_store_as<float>(out, x1 + staged[t], t * 4);
   buffer_store_as<Float2>(out, x2, t * 8, 1024);
   buffer_store_as<Float4>(out, x4, t * 16, 2048);
+  buffer_store<4>(out, x3[0] ^ x3[1] ^ x3[2], t * 4, 8192);
 }
 
 // CHECK-LABEL: buffer_probe:
@@ -46,6 +48,7 @@ buffer_probe(const float* src, float* dst, unsigned n_bytes) {
 // CHECK-DAG:   buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen{{$}}
 // CHECK-DAG:   buffer_load_dwordx2 v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen{{$}}
 // CHECK-DAG:   buffer_load_dwordx4 v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen{{$}}
+// CHECK-DAG:   buffer_load_dwordx3 v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen{{$}}
 // GFX942-DAG:  buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen lds
 // GFX950-DAG:  buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], s{{[0-9]+}} offen lds
 // CHECK:       s_waitcnt vmcnt(0)

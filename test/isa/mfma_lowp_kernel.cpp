@@ -1,12 +1,14 @@
 // ISA checks of the low-precision MFMA GEMM (gemm/kernel/mfma_gemm_kernel.hpp with fp8 and
-// MX-scaled fp8/fp4 operands), every shipped configuration (examples/mfma_lowp_configs.hpp)
-// built by clang-22 for its target. The same file built by the host compiler prints a
-// configuration's LDS plan total (`isa_mfma_lowp_plan <config>`), so the LDS size is compared
-// with the planner's number.
+// MX-scaled fp8/fp6/fp4 operands), every shipped configuration
+// (examples/mfma_lowp_configs.hpp) built by clang-22 for its target. The same file built by
+// the host compiler prints a configuration's LDS plan total and the dwords each operand
+// piece loads (`isa_mfma_lowp_plan <config>`: PLAN_TOTAL, DWORDS_A, DWORDS_B; 4, or 3 for a
+// packed fp6 operand's 12-byte pieces), so the LDS size is compared with the planner's number
+// and the loads with the copy's.
 //
 // CMake runs FileCheck once per configuration with the prefixes AMD, the schedule's (BASE,
 // ONE, TWO, FOUR; PP8 for the 8-wave ones) and the configuration's own (e.g. T4_950), and
-// -D#PLAN_TOTAL. What is checked:
+// those numbers as -D#. What is checked:
 //  every configuration: no global/flat access before the loop ends (operands and scales
 //   through buffer descriptors; the prologue's scales byte by byte); LDS = the plan; no
 //   scratch, no AGPRs, at most 256 VGPRs, two waves per SIMD;
@@ -15,7 +17,9 @@
 //   the LDS stores of A waiting for A's ticket group only (vmcnt = B's loads, its scale
 //   loads included), of B for the rest;
 //  the instruction: gfx942's v_mfma_f32_<MxNxK>_<a>_<b>; gfx950's f8f6f4 forms with the
-//   operand formats in cbsz/blgp (1: bf8, 4: fp4), and with MX scales the v_mfma_scale form,
+//   operand formats in cbsz/blgp (1: bf8, 2: fp6 e2m3, 3: bf6 e3m2, 4: fp4; 0, fp8, is not
+//   printed), an fp6 operand passed in 6 VGPRs (an 8-bit one in 8), the packed fp6 operands'
+//   12-byte loads (buffer_load_dwordx3), and with MX scales the v_mfma_scale form,
 //   op_sel_hi [0,0,0] for the first instruction of a K tile's 32x32x64 pair and [1,1,0] (scale
 //   byte 2: blocks 2 and 3) for the second; the scale reads (ds_read2_b32 / b64) and the
 //   scale stores (ds_write_b8 .. b32) beside the operands'.
@@ -41,6 +45,9 @@ struct One16x950 : cfg::Mxfp8OneCluster16x950 {};
 struct Two950 : cfg::Mxfp8TwoClusters950 {};
 struct Two4x950 : cfg::Mxfp4TwoClusters950 {};
 struct One16x4x950 : cfg::Mxfp4OneCluster16x950 {};
+struct Two6x950 : cfg::Mxfp6TwoClusters950 {};
+struct One16x6x950 : cfg::Mxfp6Fp8OneCluster16x950 {};
+struct Base8x6x950 : cfg::Fp8Bf6Baseline950 {};
 }  // namespace lowp_isa
 
 #if defined(TESSERA_HIP)
@@ -57,6 +64,9 @@ LOWP_ISA_KERNEL(One16x950)
 LOWP_ISA_KERNEL(Two950)
 LOWP_ISA_KERNEL(Two4x950)
 LOWP_ISA_KERNEL(One16x4x950)
+LOWP_ISA_KERNEL(Two6x950)
+LOWP_ISA_KERNEL(One16x6x950)
+LOWP_ISA_KERNEL(Base8x6x950)
 #else
 LOWP_ISA_KERNEL(Base942)
 LOWP_ISA_KERNEL(One942)
@@ -70,7 +80,8 @@ LOWP_ISA_KERNEL(Four942)
 
 template <class Config>
 int print_total() {
-  std::printf("%zu\n", tessera::gemm::MfmaSmemPlan<Config>::Plan::kTotalBytes);
+  std::printf("PLAN_TOTAL=%zu\nDWORDS_A=%d\nDWORDS_B=%d\n", tessera::gemm::MfmaSmemPlan<Config>::Plan::kTotalBytes,
+              Config::kPackedSixA ? 3 : 4, Config::kPackedSixB ? 3 : 4);
   return 0;
 }
 
@@ -89,6 +100,9 @@ int main(int argc, char** argv) {
   LOWP_ISA_PLAN(Two950)
   LOWP_ISA_PLAN(Two4x950)
   LOWP_ISA_PLAN(One16x4x950)
+  LOWP_ISA_PLAN(Two6x950)
+  LOWP_ISA_PLAN(One16x6x950)
+  LOWP_ISA_PLAN(Base8x6x950)
   std::fprintf(stderr, "usage: isa_mfma_lowp_plan <configuration of lowp_isa::>\n");
   return 2;
 }
@@ -107,12 +121,15 @@ int main(int argc, char** argv) {
 // T950-LABEL:    .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa6Two950ELb1E[^ ]*}}
 // T4_950-LABEL:  .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa8Two4x950ELb1E[^ ]*}}
 // O16X4_950-LABEL: .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa11One16x4x950ELb1E[^ ]*}}
+// T6_950-LABEL:  .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa8Two6x950ELb1E[^ ]*}}
+// O16X6_950-LABEL: .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa11One16x6x950ELb1E[^ ]*}}
+// B8X6_950-LABEL: .globl {{_ZN[^ ]*mfma_gemm_kernelIN8lowp_isa11Base8x6x950ELb1E[^ ]*}}
 // AMD:           {{^}}[[KERNEL:_ZN[^ :]+]]:
 //
-// Prologue: the last K tile through the descriptors, 16 bytes a lane; MX scales byte by byte
-// (the tile may be partial); into LDS; the block barrier.
+// Prologue: the last K tile through the descriptors, 16 bytes a lane (packed fp6: 12); MX
+// scales byte by byte (the tile may be partial); into LDS; the block barrier.
 // AMD-NOT:       {{global_load|flat_load|scratch_}}
-// AMD:           buffer_load_dwordx4 v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen{{$}}
+// AMD:           buffer_load_dwordx[[#DWORDS_A]] v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen{{$}}
 // MX:            buffer_load_ubyte
 // AMD-NOT:       {{global_load|flat_load|v_mfma}}
 // AMD:           s_barrier
@@ -130,6 +147,10 @@ int main(int argc, char** argv) {
 // ---- no ping-pong: the compiler interleaves loads, reads and MFMAs; no priorities --------
 // BASE-NOT:      {{s_setprio|s_barrier|ds_write|s_cbranch}}
 // B942-COUNT-32: v_mfma_f32_32x32x16_fp8_fp8 v
+// B8X6_950:      v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+:[0-9]+}}], v[[[#A8:]]:
+// B8X6_950-SAME: [[#A8+7]]], v[[[#B6:]]:
+// B8X6_950-SAME: [[#B6+5]]], v[{{[0-9]+:[0-9]+}}] cbsz:1 blgp:3{{$}}
+// B8X6_950-COUNT-7: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}] cbsz:1 blgp:3{{$}}
 // B950:          ds_read2_b32
 // B950:          v_lshrrev_b32
 // B950-COUNT-4:  v_mfma_scale_f32_32x32x64_f8f6f4 v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}], v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0]{{$}}
@@ -138,6 +159,7 @@ int main(int argc, char** argv) {
 // BASE:          s_barrier
 // B942:          s_waitcnt vmcnt(4){{$}}
 // B950:          s_waitcnt vmcnt(5){{$}}
+// B8X6_950:      s_waitcnt vmcnt(4){{$}}
 // BASE-COUNT-4:  ds_write_b128
 // B950:          ds_write_b16
 // BASE:          s_waitcnt vmcnt(0){{$}}
@@ -153,12 +175,12 @@ int main(int argc, char** argv) {
 // ONE-NOT:       {{v_mfma|s_barrier|buffer_load}}
 // ONE:           s_setprio 1
 // ONE-NOT:       {{v_mfma|s_barrier|ds_read}}
-// ONE-COUNT-4:   buffer_load_dwordx4
+// ONE-COUNT-4:   buffer_load_dwordx[[#DWORDS_A]]
 // ONE:           ; sched_barrier mask(0x00000000)
 // ONE-NOT:       {{v_mfma|s_barrier|buffer_load}}
 // ONE:           s_setprio 0
 // ONE-NOT:       {{v_mfma|s_barrier|ds_read}}
-// ONE-COUNT-4:   buffer_load_dwordx4
+// ONE-COUNT-4:   buffer_load_dwordx[[#DWORDS_B]]
 // ONE-NOT:       {{v_mfma|s_barrier|ds_read}}
 // ONE:           s_setprio 1
 // O942-COUNT-32: v_mfma_f32_32x32x16_fp8_bf8 v
@@ -166,6 +188,10 @@ int main(int argc, char** argv) {
 // O950-COUNT-8:  v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}] cbsz:1{{$}}
 // O16_950-COUNT-16: v_mfma_scale_f32_16x16x128_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] blgp:1{{$}}
 // O16X4_950-COUNT-32: v_mfma_scale_f32_16x16x128_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:4 blgp:4{{$}}
+// O16X6_950:     v_mfma_scale_f32_16x16x128_f8f6f4 v[{{[0-9]+:[0-9]+}}], v[[[#A6:]]:
+// O16X6_950-SAME: [[#A6+5]]], v[[[#B8:]]:
+// O16X6_950-SAME: [[#B8+7]]], v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:2{{$}}
+// O16X6_950-COUNT-15: v_mfma_scale_f32_16x16x128_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:2{{$}}
 // ONE-NEXT:      s_setprio 0
 // ONE-NOT:       {{v_mfma|ds_write}}
 // ONE:           s_barrier
@@ -174,9 +200,11 @@ int main(int argc, char** argv) {
 // O950:          s_waitcnt vmcnt(4){{$}}
 // O16_950:       s_waitcnt vmcnt(5){{$}}
 // O16X4_950:     s_waitcnt vmcnt(5){{$}}
+// O16X6_950:     s_waitcnt vmcnt(5){{$}}
 // ONE-COUNT-4:   ds_write_b128
 // O16_950:       ds_write_b16
 // O16X4_950:     ds_write_b32
+// O16X6_950:     ds_write_b16
 // ONE:           s_waitcnt vmcnt(0){{$}}
 // ONE-COUNT-4:   ds_write_b128
 // ONE-NOT:       {{v_mfma|buffer_load}}
@@ -187,13 +215,15 @@ int main(int argc, char** argv) {
 // priority 1; barrier; the stores; barrier; dot 1; barrier --------------------------------
 // TWO-NEXT:      ; sched_barrier mask(0x00000000)
 // TWO-NOT:       {{v_mfma|s_barrier}}
-// TWO-COUNT-4:   buffer_load_dwordx4
+// TWO-COUNT-4:   buffer_load_dwordx[[#DWORDS_A]]
 // T950:          buffer_load_ushort
 // T4_950:        buffer_load_dword
+// T6_950:        buffer_load_ushort
 // TWO-NOT:       {{v_mfma|s_barrier}}
-// TWO-COUNT-2:   buffer_load_dwordx4
+// TWO-COUNT-2:   buffer_load_dwordx[[#DWORDS_B]]
 // T950:          buffer_load_ubyte
 // T4_950:        buffer_load_ushort
+// T6_950:        buffer_load_ubyte
 // TWO-NOT:       {{v_mfma|ds_|s_barrier}}
 // TWO:           s_waitcnt lgkmcnt(0)
 // TWO-NEXT:      s_barrier
@@ -203,19 +233,26 @@ int main(int argc, char** argv) {
 // T950-COUNT-4:  v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0]{{$}}
 // T4_950-COUNT-4: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:4 blgp:4{{$}}
 // T4_950-COUNT-4: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[1,1,0] cbsz:4 blgp:4{{$}}
+// T6_950:        v_mfma_scale_f32_32x32x64_f8f6f4 v[{{[0-9]+:[0-9]+}}], v[[[#A6:]]:
+// T6_950-SAME:   [[#A6+5]]], v[[[#B6:]]:
+// T6_950-SAME:   [[#B6+5]]], v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:2 blgp:2{{$}}
+// T6_950-COUNT-3: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:2 blgp:2{{$}}
 // TWO-NEXT:      s_setprio 0
 // TWO-NOT:       {{v_mfma|ds_|buffer_load}}
 // TWO:           s_barrier
 // T942:          s_waitcnt vmcnt(2){{$}}
 // T950:          s_waitcnt vmcnt(3){{$}}
 // T4_950:        s_waitcnt vmcnt(3){{$}}
+// T6_950:        s_waitcnt vmcnt(3){{$}}
 // TWO-COUNT-4:   ds_write_b128
 // T950:          ds_write_b16
 // T4_950:        ds_write_b32
+// T6_950:        ds_write_b16
 // TWO:           s_waitcnt vmcnt(0){{$}}
 // TWO-COUNT-2:   ds_write_b128
 // T950:          ds_write_b8
 // T4_950:        ds_write_b16
+// T6_950:        ds_write_b8
 // TWO-NOT:       {{v_mfma|buffer_load}}
 // TWO:           s_waitcnt lgkmcnt(0)
 // TWO-NEXT:      s_barrier
@@ -225,13 +262,14 @@ int main(int argc, char** argv) {
 // T950-COUNT-4:  v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[1,1,0]{{$}}
 // T4_950-COUNT-4: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[0,0,0] cbsz:4 blgp:4{{$}}
 // T4_950-COUNT-4: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[1,1,0] cbsz:4 blgp:4{{$}}
+// T6_950-COUNT-4: v_mfma_scale_f32_32x32x64_f8f6f4 {{.*}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel_hi:[1,1,0] cbsz:2 blgp:2{{$}}
 // TWO-NEXT:      s_setprio 0
 // TWO-NOT:       {{v_mfma|ds_|buffer_load}}
 // TWO:           s_barrier
 //
 // ---- four clusters (gfx942): the 16-bit kernel's order, 16 MFMAs per slice -------------
 // FOUR-NOT:      {{v_mfma|ds_write|s_barrier}}
-// FOUR-COUNT-4:  buffer_load_dwordx4
+// FOUR-COUNT-4:  buffer_load_dwordx[[#DWORDS_A]]
 // FOUR-COUNT-6:  ds_read_b128
 // FOUR-NOT:      {{v_mfma|ds_|buffer_load}}
 // FOUR:          s_waitcnt lgkmcnt(0)
@@ -240,7 +278,7 @@ int main(int argc, char** argv) {
 // FOUR-COUNT-16: v_mfma_f32_32x32x16_bf8_bf8 v
 // FOUR-NEXT:     s_setprio 0
 // FOUR:          s_barrier
-// FOUR-COUNT-4:  buffer_load_dwordx4
+// FOUR-COUNT-4:  buffer_load_dwordx[[#DWORDS_B]]
 // FOUR-COUNT-6:  ds_read_b128
 // FOUR:          s_waitcnt lgkmcnt(0)
 // FOUR-NEXT:     s_barrier

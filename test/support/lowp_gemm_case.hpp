@@ -1,4 +1,4 @@
-// The host half of one low-precision GEMM check (fp8 and fp4 operands, with operand
+// The host half of one low-precision GEMM check (fp8, fp6 and fp4 operands, with operand
 // scales), for the emulated MFMA tests (and any suite that runs such a configuration):
 // fresh random operands as format codes (every value finite, never all zero), random
 // scales (MX: e8m0 exponents around 1, a row's padding filled with the NaN code 0xff so that
@@ -8,7 +8,9 @@
 //
 // Storage: A row-major M x K, B column-major K x N (the only layouts these configurations
 // take); fp8 one byte a value, fp4 two (float4_e2m1x2_t: the lower K in the low nibble),
-// lda and ldb counted in values as the Arguments count them.
+// fp6 four in three bytes (float6_e2m3x4_t / e3m2x4: value v of the operand's stream, v =
+// row * ld + k, in bits [6 v, 6 v + 6), written here bit by bit from that definition), lda
+// and ldb counted in values as the Arguments count them.
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -24,6 +26,7 @@
 #include "narrow_float_reference.hpp"
 #include "reference_gemm.hpp"
 #include "tessera/core/float4.hpp"
+#include "tessera/core/float6.hpp"
 #include "tessera/core/float8.hpp"
 #include "tessera/core/scale_factor.hpp"
 #include "tessera/gemm/operand_scales.hpp"
@@ -37,6 +40,8 @@ template <> inline std::uint8_t poison_value<std::uint8_t>() { return 0xa5; }
 template <> inline float8_e4m3fnuz_t poison_value<float8_e4m3fnuz_t>() { return float8_e4m3fnuz_t::from_bits(0xa5); }
 template <> inline float8_e5m2fnuz_t poison_value<float8_e5m2fnuz_t>() { return float8_e5m2fnuz_t::from_bits(0xa5); }
 template <> inline float4_e2m1x2_t poison_value<float4_e2m1x2_t>() { return float4_e2m1x2_t::from_bits(0xa5); }
+template <> inline float6_e2m3x4_t poison_value<float6_e2m3x4_t>() { return float6_e2m3x4_t::from_bits24(0xa5a5a5); }
+template <> inline float6_e3m2x4_t poison_value<float6_e3m2x4_t>() { return float6_e3m2x4_t::from_bits24(0xa5a5a5); }
 
 template <class T>
 const reference::Format& lowp_format() {
@@ -44,6 +49,8 @@ const reference::Format& lowp_format() {
   else if constexpr (std::is_same_v<T, float8_e5m2_t>) return reference::kE5M2;
   else if constexpr (std::is_same_v<T, float8_e4m3fnuz_t>) return reference::kE4M3Fnuz;
   else if constexpr (std::is_same_v<T, float8_e5m2fnuz_t>) return reference::kE5M2Fnuz;
+  else if constexpr (std::is_same_v<T, float6_e2m3x4_t>) return reference::kE2M3;
+  else if constexpr (std::is_same_v<T, float6_e3m2x4_t>) return reference::kE3M2;
   else return reference::kE2M1;  // float4_e2m1x2_t
 }
 
@@ -64,12 +71,14 @@ struct LowpHostCase {
   using Mode = typename Config::OperandScales;
   using Args = gemm::Arguments<EA, EB, EC, ED, typename Config::Epilogue::Arguments>;
   static constexpr int kPerByte = std::is_same_v<EA, float4_e2m1x2_t> ? 2 : 1;
+  template <class T>
+  static constexpr bool kSix = std::is_same_v<T, float6_e2m3x4_t> || std::is_same_v<T, float6_e3m2x4_t>;
   static constexpr bool kBlock = Mode::kBlock;
 
   CaseShape shape;
   ScaleLayout scales;
   std::int64_t lda, ldb, ldc, ldd;  // values (lda, ldb) or elements
-  std::int64_t off;                 // bytes (elements of C, D) each operand starts into its allocation
+  std::int64_t off;                 // elements (bytes; fp6: 3-byte groups) each operand starts into its allocation
   std::vector<std::uint8_t> a_codes, b_codes;  // one code per value, [m][k] and [n][k]
   std::vector<EA> a;
   std::vector<EB> b;
@@ -93,6 +102,8 @@ struct LowpHostCase {
       lda += lda % 2;
       ldb += ldb % 2;
     }
+    if (kSix<EA>) lda += (4 - lda % 4) % 4;  // fp6: rows start on a byte (a multiple of 4 values)
+    if (kSix<EB>) ldb += (4 - ldb % 4) % 4;
     std::mt19937_64 rng(seed);
     a_codes = random_codes(lowp_format<EA>(), s.M, s.K, rng);
     b_codes = random_codes(lowp_format<EB>(), s.N, s.K, rng);
@@ -137,6 +148,15 @@ struct LowpHostCase {
   // plus `off` bytes; padding bytes hold codes that decode to large values, never read.
   template <class T>
   std::vector<T> pack(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K, std::int64_t ld) const {
+    if constexpr (kSix<T>) {
+      return pack_six<T>(codes, rows, K, ld);
+    } else {
+      return pack_bytes<T>(codes, rows, K, ld);
+    }
+  }
+  template <class T>
+  std::vector<T> pack_bytes(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K,
+                            std::int64_t ld) const {
     const std::int64_t bytes = rows == 0 ? 1 : ((rows - 1) * ld + K + kPerByte - 1) / kPerByte;
     std::vector<T> out(std::size_t(off + std::max<std::int64_t>(bytes, 1)), T::from_bits(0x77));
     for (std::int64_t r = 0; r < rows; ++r) {
@@ -151,6 +171,31 @@ struct LowpHostCase {
           byte = std::uint8_t((byte & ~(0xf << shift)) | (code << shift));
         }
       }
+    }
+    return out;
+  }
+
+  // fp6: the stream of values v = r * ld + k, each 6-bit code in bits [6 v, 6 v + 6) (byte
+  // 6 v / 8, the low bits first); the padding values (and the last group's tail) hold code
+  // 0x1f, the largest magnitude of either format (7.5, 28), which no correct kernel reads.
+  template <class T>
+  std::vector<T> pack_six(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K,
+                          std::int64_t ld) const {
+    const std::int64_t values = rows == 0 ? 0 : (rows - 1) * ld + K;
+    std::vector<std::uint8_t> stream(std::size_t(3 * ((values + 3) / 4) + 3), 0);
+    auto put = [&](std::int64_t v, unsigned code) {
+      for (int b = 0; b < 6; ++b) {
+        const std::int64_t bit = 6 * v + b;
+        auto& byte = stream[std::size_t(bit / 8)];
+        byte = std::uint8_t((byte & ~(1u << (bit % 8))) | (((code >> b) & 1u) << (bit % 8)));
+      }
+    };
+    for (std::int64_t v = 0; v < 4 * ((values + 3) / 4); ++v) put(v, 0x1fu);
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t k = 0; k < K; ++k) put(r * ld + k, codes[std::size_t(r * K + k)]);
+    std::vector<T> out(std::size_t(off + std::max<std::int64_t>((values + 3) / 4, 1)), T::from_bits24(0x7df7df));
+    for (std::size_t g = 0; 3 * g + 2 < stream.size() && off + std::int64_t(g) < std::int64_t(out.size()); ++g) {
+      for (int i = 0; i < 3; ++i) out[std::size_t(off) + g].bytes[i] = stream[3 * g + std::size_t(i)];
     }
     return out;
   }

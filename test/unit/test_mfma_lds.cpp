@@ -50,7 +50,8 @@ void report(const char* config, const char* arch, const char* what, const Worst&
 }
 
 // Every operand read of every wave: lane -> byte address, 16 bytes each. Also checks that
-// the address holds the (row, K) the MFMA lane map asks for.
+// the address holds the (row, K) the MFMA lane map asks for (for packed fp6 the K position
+// its copy stores the right chunk at: test_mfma_lowp_host.cpp checks that placement).
 template <class Config, class Tile>
 Worst operand_reads(bool is_a) {
   using Atom = typename Config::Atom;
@@ -77,10 +78,11 @@ Worst operand_reads(bool is_a) {
   return w;
 }
 
-// Every LDS write of one operand tile's copy, for the whole block.
-template <class Config, class Tile, TileCopyKind kKind, int kRowChunks>
+// Every LDS write of one operand tile's copy, for the whole block (kSix: a packed fp6
+// operand's lane groups, which place its chunks).
+template <class Config, class Tile, TileCopyKind kKind, int kRowChunks, int kSix = 0>
 Worst operand_writes() {
-  using Map = MfmaTileCopyMap<Tile, Config::kThreads, kKind, kRowChunks>;
+  using Map = MfmaTileCopyMap<Tile, Config::kThreads, kKind, kRowChunks, kSix>;
   Worst w;
   for (int wave = 0; wave < Config::kWaves; ++wave) {
     if constexpr (kKind == TileCopyKind::kTransposing) {
@@ -95,7 +97,7 @@ Worst operand_writes() {
         for (int lane = 0; lane < 64; ++lane) {
           const int t = 64 * wave + lane;
           addr[lane] = Map::piece_offset(t, v);
-          REQUIRE(addr[lane] == Tile::byte_offset(Map::piece(t, v).row, Map::piece(t, v).k));
+          REQUIRE(addr[lane] == Tile::byte_offset(Map::piece(t, v).row, Map::stored_k(Map::piece(t, v).k)));
         }
         w.add(count_conflicts(amd_bank_model(typename Config::Arch{}), addr, 16, LdsAccess::kWrite));
       }
@@ -105,9 +107,9 @@ Worst operand_writes() {
 }
 
 // Every element of the tile is written exactly once by the copy (any kind).
-template <class Config, class Tile, TileCopyKind kKind, int kRowChunks>
+template <class Config, class Tile, TileCopyKind kKind, int kRowChunks, int kSix = 0>
 void check_copy_covers_tile() {
-  using Map = MfmaTileCopyMap<Tile, Config::kThreads, kKind, kRowChunks>;
+  using Map = MfmaTileCopyMap<Tile, Config::kThreads, kKind, kRowChunks, kSix>;
   std::vector<int> seen(Tile::kElements, 0);
   for (int t = 0; t < Config::kThreads; ++t) {
     if constexpr (kKind == TileCopyKind::kTransposing) {
@@ -115,7 +117,7 @@ void check_copy_covers_tile() {
         for (int x = 0; x < Map::kP; ++x) ++seen[Tile::offset(Map::block(t).row + e, Map::block(t).k + x)];
     } else {
       for (int v = 0; v < Map::kPieces; ++v)
-        for (int x = 0; x < Map::kVec; ++x) ++seen[Tile::offset(Map::piece(t, v).row, Map::piece(t, v).k + x)];
+        for (int x = 0; x < Map::kVec; ++x) ++seen[Tile::offset(Map::piece(t, v).row, Map::stored_k(Map::piece(t, v).k) + x)];
     }
   }
   for (int n : seen) REQUIRE(n == 1);
@@ -140,12 +142,13 @@ void count_config(const char* name, int transposed_write_degree) {
   report(name, arch, "A operand reads, no swizzle (for comparison)", plain);
   CHECK(plain.degree > 1);
 
-  auto writes = [&](auto tile, auto kind_tag, auto row_chunks, const char* what) {
+  auto writes = [&](auto tile, auto kind_tag, auto row_chunks, auto six, const char* what) {
     using T = decltype(tile);
     constexpr TileCopyKind kKind = decltype(kind_tag)::value;
     constexpr int kRowChunks = decltype(row_chunks)::value;
-    check_copy_covers_tile<Config, T, kKind, kRowChunks>();
-    const Worst w = operand_writes<Config, T, kKind, kRowChunks>();
+    constexpr int kSix = decltype(six)::value;
+    check_copy_covers_tile<Config, T, kKind, kRowChunks, kSix>();
+    const Worst w = operand_writes<Config, T, kKind, kRowChunks, kSix>();
     report(name, arch, what, w);
     CHECK(w.degree == (kKind == TileCopyKind::kTransposing ? transposed_write_degree : 1));
   };
@@ -154,17 +157,21 @@ void count_config(const char* name, int transposed_write_degree) {
   using Gather = std::integral_constant<TileCopyKind, TileCopyKind::kGather>;
   using ChunksA = std::integral_constant<int, Plan::kWriteRowChunksA>;
   using ChunksB = std::integral_constant<int, Plan::kWriteRowChunksB>;
+  using SixA = std::integral_constant<int, Plan::kSixBitGroupsA>;
+  using SixB = std::integral_constant<int, Plan::kSixBitGroupsB>;
   if constexpr (Config::kKContiguousA) {
-    writes(TileA{}, Contig{}, ChunksA{}, "A writes, 16-byte pieces (ds_write_b128)");
+    writes(TileA{}, Contig{}, ChunksA{}, SixA{}, "A writes, 16-byte pieces (ds_write_b128)");
   } else {
-    writes(TileA{}, Transp{}, ChunksA{}, "A writes, transposed in registers");
+    writes(TileA{}, Transp{}, ChunksA{}, SixA{}, "A writes, transposed in registers");
   }
   if constexpr (Config::kKContiguousB) {
-    writes(TileB{}, Contig{}, ChunksB{}, "B writes, 16-byte pieces (ds_write_b128)");
+    writes(TileB{}, Contig{}, ChunksB{}, SixB{}, "B writes, 16-byte pieces (ds_write_b128)");
   } else {
-    writes(TileB{}, Transp{}, ChunksB{}, "B writes, transposed in registers");
+    writes(TileB{}, Transp{}, ChunksB{}, SixB{}, "B writes, transposed in registers");
   }
-  if constexpr (!Config::kDirectToLds) writes(TileA{}, Gather{}, ChunksA{}, "A writes, unaligned variant (gathered)");
+  if constexpr (!Config::kDirectToLds) {
+    writes(TileA{}, Gather{}, ChunksA{}, SixA{}, "A writes, unaligned variant (gathered)");
+  }
 }
 
 }  // namespace
@@ -210,7 +217,7 @@ void count_scale_reads(const char* name) {
 TEST_CASE("Low-precision MFMA operand and scale LDS traffic per shipped configuration", "[mfma][banks][lowp]") {
   namespace cfg = examples::mfma_lowp;
   std::printf("Low-precision MFMA GEMM LDS traffic, AMD LDS bank models (not measured)\n");
-  constexpr int kTransposed = 1;  // none transposes: fp8/fp4 operands are K-contiguous
+  constexpr int kTransposed = 1;  // none transposes: fp8/fp6/fp4 operands are K-contiguous
   count_config<cfg::Fp8Baseline942>("fp8 baseline", kTransposed);
   count_config<cfg::Fp8OneCluster942>("fp8 one cl.", kTransposed);
   count_config<cfg::Fp8OneCluster16x942>("fp8 one 16x16", kTransposed);
@@ -222,11 +229,16 @@ TEST_CASE("Low-precision MFMA operand and scale LDS traffic per shipped configur
   count_config<cfg::Mxfp8TwoClusters950>("mxfp8 two cl.", kTransposed);
   count_config<cfg::Mxfp4TwoClusters950>("mxfp4 two cl.", kTransposed);
   count_config<cfg::Mxfp4OneCluster16x950>("mxfp4 one 16", kTransposed);
+  count_config<cfg::Mxfp6TwoClusters950>("mxfp6 two cl.", kTransposed);
+  count_config<cfg::Mxfp6Fp8OneCluster16x950>("mxfp6xfp8 one16", kTransposed);
+  count_config<cfg::Fp8Bf6Baseline950>("fp8xbf6 base", kTransposed);
   count_scale_reads<cfg::Mxfp8Baseline950>("mxfp8 baseline");
   count_scale_reads<cfg::Mxfp8OneCluster16x950>("mxfp8 one 16");
   count_scale_reads<cfg::Mxfp8TwoClusters950>("mxfp8 two cl.");
   count_scale_reads<cfg::Mxfp4TwoClusters950>("mxfp4 two cl.");
   count_scale_reads<cfg::Mxfp4OneCluster16x950>("mxfp4 one 16");
+  count_scale_reads<cfg::Mxfp6TwoClusters950>("mxfp6 two cl.");
+  count_scale_reads<cfg::Mxfp6Fp8OneCluster16x950>("mxfp6xfp8 one16");
 }
 
 TEST_CASE("Direct-to-LDS chunks land where the swizzled tile expects them", "[mfma][banks]") {

@@ -210,6 +210,27 @@ TEST_CASE("float4_e2m1x2_t packs element 0 in the low nibble", "[numeric][mx]") 
   CHECK(float(pair[1]) == -6.f);
 }
 
+TEST_CASE("float6_e2m3x4_t / e3m2x4_t pack value i in bits [6i, 6i + 6) of three bytes", "[numeric][mx]") {
+  // Every code in every position, the other three positions holding other codes.
+  for (int i = 0; i < 4; ++i) {
+    for (unsigned c = 0; c < 64; ++c) {
+      float6_e2m3_t v[4];
+      for (int j = 0; j < 4; ++j) v[j] = float6_e2m3_t::from_bits(std::uint8_t(j == i ? c : (c * 7 + 13 * j + 5) % 64));
+      const auto g = float6_e2m3x4_t::pack(v[0], v[1], v[2], v[3]);
+      REQUIRE(((g.bits24() >> (6 * i)) & 0x3fu) == c);
+      for (int j = 0; j < 4; ++j) REQUIRE(g[j].bits == v[j].bits);
+    }
+  }
+  // Worked by hand as Composable Kernel's f6_pk_t::pack places them (value i at bit 6i):
+  // codes 1, 2, 3, 4 -> 1 | 2 << 6 | 3 << 12 | 4 << 18 = 0x103081: bytes 0x81, 0x30, 0x10.
+  const auto g = float6_e3m2x4_t::pack(float6_e3m2_t::from_bits(1), float6_e3m2_t::from_bits(2),
+                                       float6_e3m2_t::from_bits(3), float6_e3m2_t::from_bits(4));
+  CHECK((g.bytes[0] == 0x81 && g.bytes[1] == 0x30 && g.bytes[2] == 0x10));
+  CHECK(float(g[3]) == 0.25f);  // e3m2 code 4: 2^(1 - 3) * (1 + 0) = 0.25
+  CHECK(std::string(type_name<float6_e2m3x4_t>::value) == "e2m3x4");
+  CHECK(std::string(type_name<float6_e3m2x4_t>::value) == "e3m2x4");
+}
+
 TEST_CASE("The types plug into to_float / from_float and type_name", "[numeric]") {
   CHECK(to_float(float8_e4m3_t::from_bits(0x38)) == 1.f);
   CHECK(from_float<float8_e5m2_t>(-2.f).bits == 0xc0);

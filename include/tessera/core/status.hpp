@@ -81,6 +81,9 @@ namespace tessera {
                                 "(N - 1) * ld + ceil(K / block)")                           \
   X(kErrorPackedOperandOddK, "fp4 operands hold two values a byte along K: K, and the "      \
                              "leading dimensions of A and B, must be even")                 \
+  X(kErrorPackedFp6Ld, "fp6 operands hold four values in three bytes along K: the leading "  \
+                       "dimension of an fp6 A or B must be a multiple of 4, so that every " \
+                       "row starts on a byte")                                              \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
   X(kErrorOutOfMemory, "the device ran out of memory")                                      \

@@ -16,6 +16,7 @@
 #include "tessera/arch/amd/mfma_lowp.hpp"
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/float4.hpp"
+#include "tessera/core/float6.hpp"
 #include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
@@ -41,22 +42,32 @@ constexpr bool is_mfma_input = std::is_same_v<T, half_t> || std::is_same_v<T, bf
 template <class T>
 constexpr bool is_mfma_output = is_mfma_input<T> || std::is_same_v<T, float>;
 
+// Packed fp6 storage (four values in three bytes, core/float6.hpp).
+template <class T>
+constexpr bool is_packed_fp6 = std::is_same_v<T, float6_e2m3x4_t> || std::is_same_v<T, float6_e3m2x4_t>;
+// A low-precision storage type: one byte (fp8, fp4 pairs) or packed fp6 groups.
+template <class T>
+constexpr bool is_lowp_storage = sizeof(T) == 1 || is_packed_fp6<T>;
+
 // The low-precision inputs and the MFMA operand format each is read as: gfx942's fnuz fp8
-// formats (its fp8/bf8 MFMAs), gfx950's OCP fp8 and fp4 (the f8f6f4 MFMAs; fp4 stored two
-// values a byte, float4_e2m1x2_t).
+// formats (its fp8/bf8 MFMAs), gfx950's OCP fp8, fp6 and fp4 (the f8f6f4 MFMAs; fp6 stored
+// four values in three bytes, float6_e2m3x4_t / float6_e3m2x4_t; fp4 two values a byte,
+// float4_e2m1x2_t).
 template <class Arch, class T>
 constexpr bool is_mfma_lowp_input =
     std::is_same_v<Arch, Gfx942> ? (std::is_same_v<T, float8_e4m3fnuz_t> || std::is_same_v<T, float8_e5m2fnuz_t>)
                                  : (std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t> ||
-                                    std::is_same_v<T, float4_e2m1x2_t>);
+                                    is_packed_fp6<T> || std::is_same_v<T, float4_e2m1x2_t>);
 template <class T>
 constexpr amd::MfmaFormat mfma_format_of =
     std::is_same_v<T, float4_e2m1x2_t>                                                   ? amd::MfmaFormat::kFp4
+    : std::is_same_v<T, float6_e2m3x4_t>                                                 ? amd::MfmaFormat::kFp6
+    : std::is_same_v<T, float6_e3m2x4_t>                                                 ? amd::MfmaFormat::kBf6
     : (std::is_same_v<T, float8_e5m2_t> || std::is_same_v<T, float8_e5m2fnuz_t>) ? amd::MfmaFormat::kBf8
                                                                                          : amd::MfmaFormat::kFp8;
 
 namespace detail {
-template <class Arch, class EA, class EB, bool kLowp = sizeof(EA) == 1>
+template <class Arch, class EA, class EB, bool kLowp = is_lowp_storage<EA>>
 struct DefaultMfmaInstructionSelect {
   using type = mma::DefaultMfmaInstruction<std::is_same_v<Arch, Gfx950>, std::is_same_v<EA, bfloat16_t>>;
 };
@@ -88,7 +99,8 @@ struct IsLowpInstruction<I, std::void_t<decltype(I::kFormatA)>> : std::true_type
 template <class Instruction, class EA, class EB>
 constexpr bool instruction_reads() {
   if constexpr (IsLowpInstruction<Instruction>::value) {
-    return sizeof(EA) == 1 && Instruction::kFormatA == mfma_format_of<EA> && Instruction::kFormatB == mfma_format_of<EB>;
+    return is_lowp_storage<EA> && is_lowp_storage<EB> && Instruction::kFormatA == mfma_format_of<EA> &&
+           Instruction::kFormatB == mfma_format_of<EB>;
   } else {
     return sizeof(EA) == 2 && std::is_same_v<EA, EB> &&
            (std::is_same_v<EA, bfloat16_t>) == (Instruction::kType == amd::MfmaType::kBf16);
@@ -128,9 +140,11 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 // data-parallel, split-K or stream-K per call, with a workspace) or a batch's or groups'
 // (problem_set.hpp); low-precision inputs take scheduler::DataParallel only.
 //
-// Low-precision inputs (fp8 on gfx942 and gfx950, fp4 on gfx950) are read K-contiguous (A
-// row-major, B column-major); BlockTile K counts values of K (two a byte for fp4), and the
-// tile's LDS rows hold the same 64 to 256 bytes as 16-bit tiles.
+// Low-precision inputs (fp8 on gfx942 and gfx950, fp6 and fp4 on gfx950) are read
+// K-contiguous (A row-major, B column-major); BlockTile K counts values of K (two a byte for
+// fp4), and the tile's LDS rows hold the same 64 to 256 bytes as 16-bit tiles (fp6: one
+// value a byte slot, as fp8; memory/mfma_tile_copy.hpp). A and B may differ in format: fp8,
+// bf8, fp6 and bf6 in any mix (same LDS tiles); fp4 only with fp4.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
           class Schedule_ = schedule::Auto<>, int kStages_ = 2,
@@ -142,7 +156,7 @@ struct MfmaConfig
                           scheduler::DataParallel, Options_...>;
   using BlockTile = BlockTile_;
   using OperandScales = typename detail::FindOption<option::OperandScales, operand_scale::None, Options_...>::type;
-  static constexpr bool kLowp = sizeof(ElementA_) == 1;
+  static constexpr bool kLowp = is_lowp_storage<ElementA_>;
   static constexpr bool kBlockScaled = OperandScales::kBlock;
   using Instruction = typename detail::WithBlockScales<Instruction_, kBlockScaled>::type;
   using Atom = mma::MfmaAtom<Instruction>;
@@ -154,14 +168,24 @@ struct MfmaConfig
 
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;
-  // The kernel counts K in storage units (elements; bytes for fp4): kBlockK; the values of
-  // K a tile holds: kBlockKValues.
-  static constexpr int kValuesPerUnit = Instruction::kValuesPerByte;
+  // The kernel counts K in storage units (elements; bytes for fp4, values for fp6): kBlockK;
+  // the values of K a tile holds: kBlockKValues. LDS bytes a unit: kLdsUnitBytes.
+  static constexpr int kValuesPerUnit = Instruction::kValuesPerUnit;
   static constexpr int kBlockKValues = BlockTile::kK;
   static constexpr int kBlockK = BlockTile::kK / kValuesPerUnit;
+  static constexpr int kLdsUnitBytes = kLowp ? 1 : int(sizeof(ElementA_));
+  // Packed fp6 operands (four values in three bytes in memory): their global bytes of n units.
+  static constexpr bool kPackedSixA = is_packed_fp6<ElementA_>;
+  static constexpr bool kPackedSixB = is_packed_fp6<ElementB_>;
+  static constexpr std::int64_t bytes_a(std::int64_t units) {
+    return kPackedSixA ? units * 3 / 4 : units * std::int64_t(sizeof(ElementA_));
+  }
+  static constexpr std::int64_t bytes_b(std::int64_t units) {
+    return kPackedSixB ? units * 3 / 4 : units * std::int64_t(sizeof(ElementB_));
+  }
   // MX scale bytes per row per K tile (32 values each).
   static constexpr int kScaleBlocks = kBlockScaled ? kBlockKValues / 32 : 0;
-  static constexpr int kElementBits = 8 * int(sizeof(ElementA_));
+  static constexpr int kElementBits = 8 * kLdsUnitBytes;
   // An operand is K-contiguous when consecutive K values are adjacent in memory.
   static constexpr bool kKContiguousA = LayoutA_::kIsRowMajor;
   static constexpr bool kKContiguousB = !LayoutB_::kIsRowMajor;
@@ -193,7 +217,7 @@ struct MfmaConfig
   // ahead of their dot (the whole tile, except four clusters: two slices), and ~24 for
   // addresses and loop state. The compiler's real count is checked by the ISA tests.
   static constexpr int kAccumulatorRegs = kWaveM * kWaveN / 64;
-  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * int(sizeof(ElementA_)) / kThreads / 4;
+  static constexpr int kPrefetchRegs = kDirectToLds ? 0 : (kBlockM + kBlockN) * kBlockK * kLdsUnitBytes / kThreads / 4;
   static constexpr int kSlicesLive = Schedule::kKind == schedule::PingPongKind::kFourClusters ? 2 : kSlices;
   static constexpr int kOperandRegs = (kRepM + kRepN) * kReadStepsPerSlice * kSlicesLive * 4;
   static constexpr int kScaleRegs = kBlockScaled ? (kRepM + kRepN) * kScaleBlocks / 4 + 2 * kScaleBlocks / 4 : 0;
@@ -207,7 +231,9 @@ struct MfmaConfig
                      (std::is_same_v<ElementA_, float4_e2m1x2_t>) == (std::is_same_v<ElementB_, float4_e2m1x2_t>)),
                 "Tessera MFMA GEMM: A and B must both be half_t or both be bfloat16_t (one MFMA "
                 "instruction reads both), or low-precision for the target: gfx942 float8_e4m3fnuz_t / "
-                "float8_e5m2fnuz_t, gfx950 float8_e4m3_t / float8_e5m2_t, or both float4_e2m1x2_t");
+                "float8_e5m2fnuz_t, gfx950 float8_e4m3_t / float8_e5m2_t / float6_e2m3x4_t / float6_e3m2x4_t "
+                "in any mix (one byte slot a value in LDS), or both float4_e2m1x2_t (fp4 shares its LDS "
+                "tiles with no other width)");
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
   static_assert(tensor_core_scheduler<typename Base::Scheduler>,
@@ -216,16 +242,16 @@ struct MfmaConfig
                 "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK, "
                 "gemm/stream_k.hpp); it takes no other scheduler");
   static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera MFMA GEMM: fp8 and fp4 operands are walked with scheduler::DataParallel only (stream-K "
-                "and problem sets are not built or emulated for them yet)");
+                "Tessera MFMA GEMM: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "
+                "(stream-K and problem sets are not built or emulated for them yet)");
   static_assert(detail::instruction_reads<Instruction, ElementA_, ElementB_>(),
-                "Tessera MFMA GEMM: the MFMA instruction's operand types (f16 or bf16; fp8, bf8 or fp4) must "
-                "match A and B");
+                "Tessera MFMA GEMM: the MFMA instruction's operand types (f16 or bf16; fp8, bf8, fp6, bf6 or "
+                "fp4) must match A and B");
   static_assert(!kLowp || (kKContiguousA && kKContiguousB),
-                "Tessera MFMA GEMM: fp8 and fp4 operands must be K-contiguous (A row-major, B column-major): "
-                "the copy into LDS does not transpose 8-bit elements");
+                "Tessera MFMA GEMM: fp8, fp6 and fp4 operands must be K-contiguous (A row-major, B "
+                "column-major): the copy into LDS does not transpose 8-bit or packed elements");
   static_assert(kLowp || std::is_same_v<OperandScales, operand_scale::None>,
-                "Tessera MFMA GEMM: operand scales are for fp8 and fp4 operands");
+                "Tessera MFMA GEMM: operand scales are for fp8, fp6 and fp4 operands");
   static_assert(!Base::Options::kScalesGiven,
                 "Tessera MFMA GEMM: option::Scales is the wgmma family's fp8 scaling; the MFMA family reads "
                 "option::OperandScales<operand_scale::PerTensor or Mx> (gemm/operand_scales.hpp)");
@@ -270,8 +296,8 @@ struct MfmaConfig
                 "f8f6f4 MFMAs with 8-bit operands take two 16-byte read steps each, so four clusters need "
                 "BlockTile K >= 256 fp8 values with 32x32x64, 512 with 16x16x128 (or fewer clusters)");
   static_assert(!kLowp || !kDirectToLds,
-                "Tessera MFMA GEMM: the async (direct-to-LDS) schedule takes 16-bit operands; fp8 and fp4 "
-                "configurations use the register-staged schedules");
+                "Tessera MFMA GEMM: the async (direct-to-LDS) schedule takes 16-bit operands; fp8, fp6 and "
+                "fp4 configurations use the register-staged schedules");
   static_assert(!kDirectToLds || std::is_same_v<Arch_, Gfx950>,
                 "Tessera MFMA GEMM: the async schedule needs gfx950 (16-byte direct-to-LDS loads)");
   static_assert(!kDirectToLds || (kKContiguousA && kKContiguousB),

@@ -9,8 +9,10 @@
 // emulator (TESSERA_AMD_EMULATION). With scheduler::DataParallel no workspace is used; with
 // scheduler::StreamK (gemm/stream_k.hpp) the grid is persistent (CUs x the schedule's blocks
 // per CU) and workspace_size(args) bytes let it split K (without them: data-parallel).
-// Low-precision inputs (fp8, fp4) and their operand scales: mfma_config.hpp and
-// operand_scales.hpp; the scales ride in args.epilogue.
+// Low-precision inputs (fp8, fp6, fp4) and their operand scales: mfma_config.hpp and
+// operand_scales.hpp; the scales ride in args.epilogue. Packed fp6 operands
+// (float6_e2m3x4_t, float6_e3m2x4_t) count K and their leading dimension in values, like
+// fp4; their rows are ld * 3 / 4 bytes apart (ld a multiple of 4), any K.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -53,13 +55,36 @@ struct KernelLauncher<MfmaFamily, Config> {
   static bool packs_evenly(const Args& a) {
     return kValuesPerUnit == 1 || (a.K % kValuesPerUnit == 0 && a.lda % kValuesPerUnit == 0 && a.ldb % kValuesPerUnit == 0);
   }
-  // The problem in storage units (K, lda, ldb in bytes for fp4).
+  // The problem in storage units (K, lda, ldb in bytes for fp4; fp6: values, as given).
   static Args in_storage_units(Args a) {
     a.K /= kValuesPerUnit;
     a.lda /= kValuesPerUnit;
     a.ldb /= kValuesPerUnit;
     return a;
   }
+  // Packed fp6: every row starts on a byte (four values in three bytes).
+  static bool fp6_rows_whole(const Args& a) {
+    return (!Config::kPackedSixA || a.lda % 4 == 0) && (!Config::kPackedSixB || a.ldb % 4 == 0);
+  }
+  // Bytes from A (B) to one past its last element, from the problem in storage units: a
+  // packed fp6 operand's rows are ld * 3 / 4 bytes apart, its last row ceil(3 K / 4) bytes.
+  static std::int64_t span_a(const Args& a) {
+    if constexpr (Config::kPackedSixA) {
+      return a.M <= 0 || a.K <= 0 ? 0 : (a.M - 1) * Config::bytes_a(a.lda) + (3 * a.K + 3) / 4;
+    } else {
+      return operand_bytes<LayoutA, EA>(a.M, a.K, a.lda);
+    }
+  }
+  static std::int64_t span_b(const Args& a) {
+    if constexpr (Config::kPackedSixB) {
+      return a.N <= 0 || a.K <= 0 ? 0 : (a.N - 1) * Config::bytes_b(a.ldb) + (3 * a.K + 3) / 4;
+    } else {
+      return operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb);
+    }
+  }
+  // Bytes one value of K takes at most (the 32-bit offset checks): fp6 less than one.
+  static constexpr std::size_t kBytesA = Config::kPackedSixA ? 1 : sizeof(EA);
+  static constexpr std::size_t kBytesB = Config::kPackedSixB ? 1 : sizeof(EB);
 
   // 32-bit lane offsets from each workgroup's tile origin: the tile's strided extent
   // times the leading dimension stays below 2^31 bytes; K is counted in 32 bits; A and B
@@ -67,11 +92,10 @@ struct KernelLauncher<MfmaFamily, Config> {
   // is 32 bits).
   static Status check(const Args& given) {
     if (!packs_evenly(given)) return Status::kErrorPackedOperandOddK;
+    if (!fp6_rows_whole(given)) return Status::kErrorPackedFp6Ld;
     const Args a = in_storage_units(given);
     constexpr std::int64_t k4GiB = std::int64_t(1) << 32;
-    if (operand_bytes<LayoutA, EA>(a.M, a.K, a.lda) >= k4GiB || operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb) >= k4GiB) {
-      return Status::kErrorOffsetOverflow;
-    }
+    if (span_a(a) >= k4GiB || span_b(a) >= k4GiB) return Status::kErrorOffsetOverflow;
     if constexpr (Config::kBlockScaled) {
       if (scale_span(given.epilogue.scales.a, given.M, given.K) >= k4GiB ||
           scale_span(given.epilogue.scales.b, given.N, given.K) >= k4GiB) {
@@ -79,7 +103,7 @@ struct KernelLauncher<MfmaFamily, Config> {
       }
     }
     const Status s = tile_launch_limits<LayoutA, LayoutB>(a, Config::kBlockM, Config::kBlockN, Config::kBlockK,
-                                                          sizeof(EA), sizeof(EB));
+                                                          kBytesA, kBytesB);
     if (!ok(s)) return s;
     const TileGrid grid{a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
     if (scheduler_units<typename Config::Scheduler>(grid, a.problems) > std::int64_t(0x7fffffff)) {
@@ -121,10 +145,15 @@ struct KernelLauncher<MfmaFamily, Config> {
   // Workgroups resident at once: the schedule's blocks per CU on every CU.
   static int resident_workgroups(const DeviceInfo& d) { return d.multiprocessors * Config::kBlocksPerCu; }
 
-  // True when every line of the operand starts 16-byte aligned (the 16-byte copy path).
+  // True when every line of the operand starts 16-byte aligned (the 16-byte copy path); a
+  // packed fp6 operand's 12-byte pieces need its lines 4-byte aligned (ld in values).
   template <class T>
   static bool vector_aligned(const T* p, std::int64_t ld) {
-    return lines_aligned(p, ld, 16);
+    if constexpr (is_packed_fp6<T>) {
+      return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && (ld * 3 / 4) % 4 == 0;
+    } else {
+      return lines_aligned(p, ld, 16);
+    }
   }
 
   // Every problem's A and B start 16-byte aligned too: their strides, and where problems start
@@ -145,8 +174,8 @@ struct KernelLauncher<MfmaFamily, Config> {
     p.lda = a.lda;
     p.ldb = a.ldb;
     p.K = a.K;
-    p.span_a = operand_bytes<LayoutA, EA>(a.M, a.K, a.lda);
-    p.span_b = operand_bytes<LayoutB, EB>(a.K, a.N, a.ldb);
+    p.span_a = span_a(a);
+    p.span_b = span_b(a);
     auto aligned4 = [](const auto* ptr, std::int64_t ld) {
       return ptr != nullptr && lines_aligned(ptr, ld, 4 * sizeof(*ptr));
     };

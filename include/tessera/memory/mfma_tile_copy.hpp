@@ -1,7 +1,8 @@
 // Copies one operand tile of the MFMA GEMM from global memory into its K-contiguous,
 // swizzled LDS layout (gemm/kernel/mfma_smem_plan.hpp): Rows (M of A, N of B) x BK
-// 16-bit elements, or 8-bit ones (fp8, fp4 pairs: bytes) of a K-contiguous operand. Three
-// ways, chosen at compile time (below for 16-bit elements; 8-bit ones move 16 a piece):
+// 16-bit elements, or 8-bit ones (fp8, fp4 pairs: bytes) of a K-contiguous operand, or
+// packed fp6 values (below). Three ways, chosen at compile time (below for 16-bit
+// elements; 8-bit ones move 16 a piece):
 //
 //  kContiguousK  the operand is K-contiguous (A row-major, B column-major) and 16-byte
 //                aligned: each lane loads 8 K values of one row (buffer_load_dwordx4) and
@@ -42,6 +43,27 @@
 //    store past M (N). test/emulator/test_mfma_emulated.cpp runs such shapes under both
 //    answers.
 //
+// Packed fp6 (kSixBitGroups > 0; core/float6.hpp): global memory holds a row's values
+// densely, four in three bytes, value k in bits [6k, 6k + 6) of the row's byte stream, rows
+// ld values (ld * 3 / 4 bytes; the host keeps ld a multiple of 4) apart. The LDS tile keeps
+// them one value a byte slot, as an 8-bit tile of BK values: each 16-byte chunk holds 16
+// values packed in its first 12 bytes (the stream's bytes [12 j, 12 j + 12) for K chunk j
+// of the row) and zeros in the last 4, which the MFMA reads skip
+// (mma/mfma_lowp_wave_tile.hpp). So a piece is 12 global bytes (one buffer_load_dwordx3; the
+// gather kind: 12 byte loads) stored as one 16-byte chunk, the swizzle and the bank
+// behaviour are the 8-bit tile's, and masking K (mask_k) clears 6-bit fields. The operand's
+// last dword is handled as for 8-bit elements (1 to 3 byte loads); its bytes go into the
+// piece's three data words only. The 4 bytes a chunk wastes are the price of those shared
+// layouts (25% of the tile's LDS and of the operand reads' bytes); nothing here has measured
+// what it costs.
+// Where a chunk is stored (stored_k): an f8f6f4 instruction with kG = kSixBitGroups lane
+// groups covers 2 kG chunks of K, and its reads (the 8-bit ones, mma/mfma_atom.hpp) give lane
+// group g, in its read h, the chunk at position kG h + g of that span; an fp6 lane needs its
+// run's half h there, K chunk 2 g + h. So K chunk 2 g + h of each span is stored at position
+// kG h + g (a permutation inside the span, the same for every row): the reads stay the 8-bit
+// ones, which the swizzle makes bank-conflict free (reading the runs in place instead costs
+// degree 2 on gfx950's 16x16x128 in the bank model), and fp6 and fp8 operands read alike.
+//
 // Direct-to-LDS (gfx950, the async schedule): load_direct() sends each wave's 1 KiB LDS
 // chunks straight from global memory, lane i's 16 bytes landing at chunk + 16 i. The
 // swizzle is applied in reverse to choose what each lane fetches.
@@ -70,8 +92,9 @@ constexpr TileCopyKind tile_copy_kind(bool aligned, bool k_contiguous) {
 
 // Which elements each thread moves. Tile is the LDS layout (MfmaOperandTile);
 // kPhaseRowChunks (transposing kind): the row chunks one write phase spans (the tile's
-// second swizzle level tells them apart).
-template <class Tile, int kThreads, TileCopyKind kKind, int kPhaseRowChunks = 1>
+// second swizzle level tells them apart); kRunGroups > 0: a packed fp6 operand read by an
+// instruction with that many lane groups (its chunks stored by stored_k).
+template <class Tile, int kThreads, TileCopyKind kKind, int kPhaseRowChunks = 1, int kRunGroups = 0>
 struct MfmaTileCopyMap {
   static constexpr int kRows = Tile::kRows;
   static constexpr int kBK = Tile::kCols;
@@ -123,14 +146,30 @@ struct MfmaTileCopyMap {
     return {row_chunk * kVec, k_group * kP};
   }
 
+  // The tile-local K at which the piece whose values start at K = k is stored: k itself,
+  // or for packed fp6 the position its instruction's reads expect (see the top of this
+  // file: chunk 2 g + h of a span of 2 kRunGroups chunks at kRunGroups h + g).
+  TESSERA_HOST_DEVICE static constexpr int stored_k(int k) {
+    if constexpr (kRunGroups > 0) {
+      constexpr int kSpan = 2 * kRunGroups;
+      const int c = k / kVec, q = c % kSpan;
+      return (c - q + q / 2 + kRunGroups * (q % 2)) * kVec + k % kVec;
+    } else {
+      return k;
+    }
+  }
+  static_assert(kRunGroups == 0 || (kVec == 16 && kBK % (2 * kRunGroups * kVec) == 0),
+                "Tessera MFMA tile copy: a packed fp6 tile holds whole instructions' spans of K");
+
   // LDS byte offset of thread t's piece v (contiguous-K and gather kinds), as the kernel
   // computes it: the rows of one thread's pieces are kRowsPerPass apart, and when that is
   // a whole number of swizzle periods their offsets differ by a constant (folded into the
   // ds_write's offset field) instead of each needing its own address register.
   static constexpr bool kConstantPieceStride = (kRowsPerPass * kBK) % Tile::SwizzleType::kPeriod == 0;
   TESSERA_HOST_DEVICE static constexpr int piece_offset(int t, int v) {
-    return kConstantPieceStride ? Tile::byte_offset(piece(t, 0).row, piece(t, 0).k) + v * kRowsPerPass * kBK * kElementBytes
-                                : Tile::byte_offset(piece(t, v).row, piece(t, v).k);
+    return kConstantPieceStride
+               ? Tile::byte_offset(piece(t, 0).row, stored_k(piece(t, 0).k)) + v * kRowsPerPass * kBK * kElementBytes
+               : Tile::byte_offset(piece(t, v).row, stored_k(piece(t, v).k));
   }
   // LDS byte offset of the write of element e of thread t's block (transposing kind):
   // row block.row + e, K values block.k .. block.k + kP - 1.
@@ -154,17 +193,25 @@ struct MfmaTileCopyMap {
 
 #if defined(TESSERA_AMD_TARGET) && defined(__clang__)
 
-template <class Tile, int kThreads, TileCopyKind kKind, bool kKContiguousGlobal, int kPhaseRowChunks = 1>
+// kSixBitGroups > 0: a packed fp6 operand, read by an instruction with that many lane groups.
+template <class Tile, int kThreads, TileCopyKind kKind, bool kKContiguousGlobal, int kPhaseRowChunks = 1,
+          int kSixBitGroups = 0>
 struct MfmaTileCopy {
-  using Map = MfmaTileCopyMap<Tile, kThreads, kKind, kPhaseRowChunks>;
+  using Map = MfmaTileCopyMap<Tile, kThreads, kKind, kPhaseRowChunks, kSixBitGroups>;
+  static constexpr bool kPackedSix = kSixBitGroups > 0;
   using U32x4 = amd::BufferWord<16>;
   static constexpr int kVec = Map::kVec;
   static constexpr int kRegs = kKind == TileCopyKind::kTransposing ? Map::kP : Map::kPieces;
-  static constexpr int kLoads = Map::kLoads;
+  // Global bytes of one 16-byte LDS piece, and the words of it that carry data.
+  static constexpr int kPieceBytes = kPackedSix ? 12 : 16;
+  static constexpr int kDataWords = kPieceBytes / 4;
+  static constexpr int kLoads = kPackedSix && kKind == TileCopyKind::kGather ? Map::kPieces * kPieceBytes : Map::kLoads;
   static_assert(kKind != TileCopyKind::kContiguousK || kKContiguousGlobal,
                 "Tessera MFMA tile copy: the contiguous-K copy needs a K-contiguous operand");
   static_assert(kKind != TileCopyKind::kTransposing || !kKContiguousGlobal,
                 "Tessera MFMA tile copy: the transposing copy is for M- or N-contiguous operands");
+  static_assert(!kPackedSix || (kKContiguousGlobal && Map::kElementBytes == 1 && Map::kVec == 16),
+                "Tessera MFMA tile copy: packed fp6 operands are K-contiguous, one value a byte slot in LDS");
 
   const char* origin;         // element (row 0 of this block's tile, k = 0)
   std::uint32_t span;         // bytes from `origin` to one past the operand's last element
@@ -177,9 +224,13 @@ struct MfmaTileCopy {
   std::uint32_t offset[kRegs];  // per lane, from the K tile (gather: of the piece's first element)
   U32x4 regs[kRegs];
 
-  // Byte offset of element (row, k) from the tile's base.
+  // Global bytes of n units along K (packed fp6: n a multiple of 4).
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t k_bytes_of(std::int64_t n) {
+    return std::uint32_t(kPackedSix ? n * 3 / 4 : n * Map::kElementBytes);
+  }
+  // Byte offset of element (row, k) from the tile's base (packed fp6: k a piece's start).
   TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t element_offset(int row, int k) const {
-    return kKContiguousGlobal ? std::uint32_t(row) * ld_bytes + std::uint32_t(k * Map::kElementBytes)
+    return kKContiguousGlobal ? std::uint32_t(row) * ld_bytes + k_bytes_of(k)
                               : std::uint32_t(k) * ld_bytes + std::uint32_t(row * Map::kElementBytes);
   }
 
@@ -191,8 +242,8 @@ struct MfmaTileCopy {
     span = std::uint32_t(span_bytes);
     loop_span = span;
     k_bytes = 0;
-    ld_bytes = std::uint32_t(ld * Map::kElementBytes);
-    step = kKContiguousGlobal ? std::uint32_t(Map::kBK * Map::kElementBytes) : std::uint32_t(Map::kBK) * ld_bytes;
+    ld_bytes = k_bytes_of(ld);
+    step = kKContiguousGlobal ? k_bytes_of(Map::kBK) : std::uint32_t(Map::kBK) * ld_bytes;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kKind == TileCopyKind::kTransposing) {
@@ -253,7 +304,17 @@ struct MfmaTileCopy {
     const std::uint32_t soffset = kUseScalarOffset<kChecked> ? k_bytes : 0u;
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
-      if constexpr (kKind == TileCopyKind::kGather) {
+      if constexpr (kPackedSix && kKind == TileCopyKind::kGather) {
+        // The piece's 12 bytes one at a time; the chunk's last word stays zero.
+        using Lanes = unsigned char __attribute__((ext_vector_type(16)));
+        Lanes h = Lanes(0);
+        TESSERA_UNROLL
+        for (int x = 0; x < kPieceBytes; ++x) h[x] = amd::buffer_load<1>(r, offset[v] + std::uint32_t(x), soffset);
+        regs[v] = __builtin_bit_cast(U32x4, h);
+      } else if constexpr (kPackedSix) {
+        const amd::BufferWord<12> w = amd::buffer_load<12>(r, offset[v], soffset);
+        regs[v] = U32x4{w[0], w[1], w[2], 0u};
+      } else if constexpr (kKind == TileCopyKind::kGather) {
         // Built as a vector of element-sized lanes, so that the compiler may load the odd
         // elements straight into their place in the word.
         using Lane = amd::BufferWord<Map::kElementBytes>;
@@ -278,9 +339,9 @@ struct MfmaTileCopy {
   // The operand's last elements, the 1 to 3 bytes from end & ~3 to end (16-bit elements:
   // the one at end - 2): the low part of a dword the rounded-down descriptor read as 0,
   // into the register that holds it. Every lane loads them (one address each; 1- and
-  // 2-byte loads are never cut by the range check); the lane whose 16-byte piece covers
-  // the dword ORs them into place (pieces start 16-byte aligned, so the dword is piece
-  // dword (dword - offset) / 4).
+  // 2-byte loads are never cut by the range check); the lane whose piece covers the dword
+  // ORs them into place (pieces start 4-byte aligned, so the dword is piece dword
+  // (dword - offset) / 4; a packed fp6 piece has three).
   TESSERA_DEVICE TESSERA_FORCEINLINE void last_element(std::uint32_t end) {
     const std::uint32_t dword = end & ~3u;
     std::uint32_t value;
@@ -293,9 +354,9 @@ struct MfmaTileCopy {
     }
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
-      const std::uint32_t d = dword - offset[v];  // wraps past 16 unless this piece holds it
+      const std::uint32_t d = dword - offset[v];  // wraps past the piece unless it holds it
       TESSERA_UNROLL
-      for (int h = 0; h < 4; ++h) regs[v][h] |= d == 4u * h ? value : 0u;
+      for (int h = 0; h < kDataWords; ++h) regs[v][h] |= d == 4u * h ? value : 0u;
     }
   }
 
@@ -303,7 +364,16 @@ struct MfmaTileCopy {
   TESSERA_DEVICE TESSERA_FORCEINLINE void mask_k(int k_valid, int tid) {
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
-      if constexpr (kKind == TileCopyKind::kTransposing) {
+      if constexpr (kPackedSix) {
+        // Values k0 + x in bits [6x, 6x + 6) of the piece's 96 bits: keep the low 6 n bits.
+        const int n = k_valid - Map::piece(tid, v).k;
+        const int bits = 6 * (n < 0 ? 0 : n > kVec ? kVec : n);
+        TESSERA_UNROLL
+        for (int h = 0; h < kDataWords; ++h) {
+          const int keep = bits - 32 * h;
+          regs[v][h] &= keep >= 32 ? ~0u : keep <= 0 ? 0u : (1u << keep) - 1u;
+        }
+      } else if constexpr (kKind == TileCopyKind::kTransposing) {
         if (Map::block(tid).k + v >= k_valid) regs[v] = U32x4{0, 0, 0, 0};
       } else {
         const int k0 = Map::piece(tid, v).k;
@@ -369,6 +439,7 @@ struct MfmaTileCopy {
   template <int kWaves, bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load_direct(unsigned char* stage, int wave,
                                                       const std::uint32_t (&lane_offset)[kDirectLoads<kWaves>]) const {
+    static_assert(!kPackedSix, "Tessera MFMA tile copy: packed fp6 pieces are not loaded straight into LDS");
     static_assert(Map::kDirectChunks % kWaves == 0,
                   "Tessera MFMA tile copy: the tile's 1 KiB chunks must split evenly over the waves");
     const amd::BufferResource r =

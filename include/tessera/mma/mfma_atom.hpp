@@ -26,6 +26,15 @@
 // lane l reading the 8 contiguous values starting at (l / M) * 8, and read_k() says
 // which K value an element of a read holds. Triton calls this kWidth = 8 on gfx942.
 //
+// Low-precision atoms (arch/amd/mfma_lowp.hpp) count storage units (bytes; fp4 two values a
+// byte, fp6 one value a byte slot) instead of elements, and gfx950's f8f6f4 instructions take
+// 32 units a lane: two read steps r, r + 1 give an instruction's units 0..15 and 16..31, read
+// step r of lane group g being the 16 units at r * kKPerRead + 16 g of the LDS row (the
+// formula above). For an 8-bit operand those hold K = that position: its two runs of 16 lie
+// half the instruction's K apart. An fp6 operand's 32 units are ONE run from K = 32 g; its
+// copy into LDS stores each instruction's 16-value chunks where these same reads find them
+// (memory/mfma_tile_copy.hpp, stored_k), so A and B read alike, in any mix of formats.
+//
 // Host-includable (no device code): kernels, plans and tests share these numbers.
 #pragma once
 
@@ -63,7 +72,7 @@ struct MfmaAtom {
   }
   // B's element `e` in lane `lane`: (k, j) of the K x N operand.
   TESSERA_HOST_DEVICE static constexpr MatrixCoord b_coord(int lane, int e) {
-    return {Instruction::operand_k(lane / kN, e), lane % kN};
+    return {Instruction::operand_k_b(lane / kN, e), lane % kN};
   }
   // Accumulator register `r` of lane `lane`: (i, j) of the M x N result. Registers come in
   // runs of 4 consecutive rows; a lane group (lane / N) holds every other run of 4 (32x32)
@@ -82,6 +91,9 @@ struct MfmaAtom {
   static constexpr int kKPerRead = kReadElements * kKGroups;        // K covered by one read
   static_assert(kInstructionsPerRead * kOperandElements == kReadElements * kReadsPerInstruction,
                 "Tessera MFMA atom: an operand must divide a 16-byte read, or a whole number of reads");
+  static_assert(Instruction::kUnitsB == kOperandElements,
+                "Tessera MFMA atom: A and B must take the same storage units a lane (both fp4, or both 8-bit "
+                "or fp6): the GEMM's operand tiles and read steps are shared");
 
   // The K value (within the read step) that element x of a lane's 8-element read holds:
   // lane group l / M reads the 8 contiguous K values starting at 8 * (l / M).

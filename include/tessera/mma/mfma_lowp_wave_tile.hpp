@@ -3,15 +3,21 @@
 // with the same interface (init, read_a/read_b of read steps, dot of read steps, acc).
 //
 // Reads: as for 16-bit operands, one ds_read_b128 per lane per read step and MFMA tile
-// row, now 16 bytes = 16 fp8 values or 32 fp4 values of K. What feeds one instruction:
+// row, now 16 bytes = 16 fp8 values, 32 fp4 values, or 16 fp6 values of K (a 16-byte LDS
+// chunk holds 16 fp6 values packed in its first 12 bytes: memory/mfma_tile_copy.hpp). What
+// feeds one instruction:
 //   gfx942 fp8/bf8 (8 bytes a lane)      two instructions per read, bytes [8t, 8t + 8)
 //   gfx950 f8f6f4, fp4 (16 bytes)        one instruction per read
 //   gfx950 f8f6f4, 8-bit (32 bytes)      one instruction per two read steps r, r + 1:
 //                                        bytes 0..15 from r, 16..31 from r + 1
+//   gfx950 f8f6f4, fp6 (24 bytes)        one instruction per two read steps r, r + 1:
+//                                        words 0..2 of each (the packed 12 bytes)
 // With lane group g reading bytes [16 g, 16 g + 16) of each read step (mfma_atom.hpp,
-// read_k), the third case gives the instruction exactly the K values its lane layout
-// names (two runs of 16, half the instruction's K apart), so the scales below apply to the
-// right values; the first two split K the way the layout does too.
+// read_k), the third case gives the instruction exactly the K values its lane layout names
+// (two runs of 16, half the instruction's K apart), so the scales below apply to the right
+// values; the fourth reads the same bytes, where the fp6 copy stored the two halves of the
+// lane group's one run of 32 (memory/mfma_tile_copy.hpp, stored_k), so an fp6 x fp8 mix
+// pairs each K with itself; the first two split K the way the layout does too.
 //
 // Scales (the MX-scaled instructions): with read step 0 of a K tile each lane reads the
 // kBlocks scale bytes of each of its MFMA tile rows (of A) and columns (of B) from the
@@ -47,14 +53,15 @@ struct MfmaWaveTile<MfmaAtom<amd::MfmaLowpShape<M, N, K, kFormatA, kFormatB, kSc
   using Instruction = amd::MfmaLowpShape<M, N, K, kFormatA, kFormatB, kScaled>;
   using Atom = MfmaAtom<Instruction>;
   using Acc = amd::MfmaAccumulator<Instruction>;
-  using Operand = amd::MfmaLowpOperand<Instruction>;
+  using OperandA = amd::MfmaLowpOperandA<Instruction>;
+  using OperandB = amd::MfmaLowpOperandB<Instruction>;
   using Read = std::uint32_t __attribute__((ext_vector_type(4)));  // one ds_read_b128
   using ReadsA = MfmaOperandReads<Atom, TileA>;
   using ReadsB = MfmaOperandReads<Atom, TileB>;
   static constexpr int kI = Atom::kInstructionsPerRead;
   static constexpr int kR = Atom::kReadsPerInstruction;
   static constexpr int kG = Atom::kKGroups;
-  static constexpr int kBlocks = TileA::kCols * Instruction::kValuesPerByte / 32;  // per K tile
+  static constexpr int kBlocks = TileA::kCols * Instruction::kValuesPerUnit / 32;  // per K tile
   static constexpr int kScaleWords = kScaled ? kBlocks / 4 : 1;
   using Select = MfmaScaleSelect<kG>;
   static_assert(kReadSteps % kR == 0, "Tessera MFMA: the K tile must hold whole instructions");
@@ -137,13 +144,17 @@ struct MfmaWaveTile<MfmaAtom<amd::MfmaLowpShape<M, N, K, kFormatA, kFormatB, kSc
     }
   }
 
-  // Instruction u's operand from the read registers of MFMA tile row (column) i.
-  template <int u, int kRows>
+  // Instruction u's operand from the read registers of MFMA tile row (column) i: Operand
+  // is OperandA or OperandB, kWords its width (8 or 6 words with two reads) says what to take.
+  template <int u, class Operand, int kWords, int kRows>
   TESSERA_DEVICE TESSERA_FORCEINLINE static Operand operand(const Read (&regs)[kReadSteps][kRows], int i) {
     constexpr int r = u / kI * kR;  // its first read step
-    if constexpr (kR == 2) {
+    if constexpr (kR == 2 && kWords == 8) {
       const Read lo = regs[r][i], hi = regs[r + 1][i];
       return Operand{lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
+    } else if constexpr (kR == 2) {  // fp6: the packed 12 bytes of each chunk
+      const Read lo = regs[r][i], hi = regs[r + 1][i];
+      return Operand{lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
     } else if constexpr (kI == 2) {
       const Read v = regs[r][i];
       if constexpr (u % 2 == 0) {
@@ -160,14 +171,15 @@ struct MfmaWaveTile<MfmaAtom<amd::MfmaLowpShape<M, N, K, kFormatA, kFormatB, kSc
   TESSERA_DEVICE TESSERA_FORCEINLINE void instruction() {
     TESSERA_UNROLL
     for (int i = 0; i < kRepM; ++i) {
-      const Operand av = operand<u>(a, i);
+      const OperandA av = operand<u, OperandA, Instruction::kOperandWordsA>(a, i);
       TESSERA_UNROLL
       for (int j = 0; j < kRepN; ++j) {
+        const OperandB bv = operand<u, OperandB, Instruction::kOperandWordsB>(b, j);
         if constexpr (kScaled) {
           constexpr int w = Select::word(u), s = Select::opsel(u);
-          acc[i][j] = amd::mfma_lowp<Instruction, s, s>(av, operand<u>(b, j), acc[i][j], scale_a[i][w], scale_b[j][w]);
+          acc[i][j] = amd::mfma_lowp<Instruction, s, s>(av, bv, acc[i][j], scale_a[i][w], scale_b[j][w]);
         } else {
-          acc[i][j] = amd::mfma_lowp<Instruction>(av, operand<u>(b, j), acc[i][j]);
+          acc[i][j] = amd::mfma_lowp<Instruction>(av, bv, acc[i][j]);
         }
       }
     }

@@ -54,8 +54,9 @@ constexpr std::uint32_t kBufferConfigGfx9 = 0x00020000u;
 namespace tessera {
 namespace amd {
 
-// Register payloads of the 8- and 16-byte accesses, as the clang builtins type them.
+// Register payloads of the 8-, 12- and 16-byte accesses, as the clang builtins type them.
 using U32x2 = std::uint32_t __attribute__((vector_size(8)));
+using U32x3 = std::uint32_t __attribute__((ext_vector_type(3)));
 using U32x4 = std::uint32_t __attribute__((vector_size(16)));
 
 // Cache policy bits of the aux operand on gfx940+, as clang-22 prints them in the
@@ -94,12 +95,16 @@ struct BufferWord<8> {
   using type = U32x2;
 };
 template <>
+struct BufferWord<12> {
+  using type = U32x3;
+};
+template <>
 struct BufferWord<16> {
   using type = U32x4;
 };
 }  // namespace detail
 
-// The raw payload of a Bytes-wide access (1 and 2: loads only; 4, 8 or 16).
+// The raw payload of a Bytes-wide access (1, 2 and 12: loads only; 4, 8 or 16).
 template <int Bytes>
 using BufferWord = typename detail::BufferWord<Bytes>::type;
 
@@ -147,16 +152,17 @@ TESSERA_DEVICE TESSERA_FORCEINLINE BufferResource make_buffer_resource(const voi
 #endif
 }
 
-// Loads Bytes (2, 4, 8 or 16) from base + lane_offset + scalar_offset. lane_offset is
-// per lane and range-checked; scalar_offset must be wave-uniform and is not
+// Loads Bytes (1, 2, 4, 8, 12 or 16) from base + lane_offset + scalar_offset. lane_offset
+// is per lane and range-checked; scalar_offset must be wave-uniform and is not
 // range-checked (see the top of this file). Keep addresses 4-byte aligned: the
-// hardware fetches and range-checks wider accesses a dword at a time.
+// hardware fetches and range-checks wider accesses a dword at a time (12 bytes:
+// buffer_load_dwordx3, the packed fp6 pieces of memory/mfma_tile_copy.hpp).
 template <int Bytes, int Aux = CachePolicy::kDefault>
 TESSERA_DEVICE TESSERA_FORCEINLINE BufferWord<Bytes> buffer_load(BufferResource r,
                                                                  std::uint32_t lane_offset,
                                                                  std::uint32_t scalar_offset = 0) {
-  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16,
-                "raw buffer loads move 1, 2, 4, 8 or 16 bytes per lane");
+  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 12 || Bytes == 16,
+                "raw buffer loads move 1, 2, 4, 8, 12 or 16 bytes per lane");
 #if defined(TESSERA_AMD_DEVICE_PASS)
   const int voff = static_cast<int>(lane_offset);
   const int soff = static_cast<int>(scalar_offset);
@@ -168,6 +174,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE BufferWord<Bytes> buffer_load(BufferResource 
     return __builtin_amdgcn_raw_buffer_load_b32(r.rsrc, voff, soff, Aux);
   } else if constexpr (Bytes == 8) {
     return __builtin_amdgcn_raw_buffer_load_b64(r.rsrc, voff, soff, Aux);
+  } else if constexpr (Bytes == 12) {
+    return __builtin_amdgcn_raw_buffer_load_b96(r.rsrc, voff, soff, Aux);
   } else {
     return __builtin_amdgcn_raw_buffer_load_b128(r.rsrc, voff, soff, Aux);
   }

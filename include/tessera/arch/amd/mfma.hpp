@@ -36,11 +36,14 @@ struct MfmaShape {
   static constexpr int kWaveSize = 64;
   static constexpr int kOperandElements = M * K / kWaveSize;
   static constexpr int kAccumulators = M * N / kWaveSize;
-  // Operands are 16-bit elements in storage; lane group g (lane / M) holds K values
-  // g * kOperandElements .. + kOperandElements - 1, element e the e-th of them.
+  // Operands are 16-bit elements in storage (one value a unit); lane group g (lane / M)
+  // holds K values g * kOperandElements .. + kOperandElements - 1, element e the e-th of
+  // them, for A and for B alike.
   static constexpr int kStorageBytes = 2;
-  static constexpr int kValuesPerByte = 1;
+  static constexpr int kValuesPerUnit = 1;
   TESSERA_HOST_DEVICE static constexpr int operand_k(int g, int e) { return g * kOperandElements + e; }
+  TESSERA_HOST_DEVICE static constexpr int operand_k_b(int g, int e) { return operand_k(g, e); }
+  static constexpr int kUnitsB = kOperandElements;
   // gfx950 added the K-doubled forms; gfx942 has only K = 8 (32x32) and K = 16 (16x16).
   static constexpr bool kGfx950Only = (M == 32 && K == 16) || (M == 16 && K == 32);
   // Issue passes of the matrix core (4 cycles each): the instruction blocks the SIMD's

@@ -93,7 +93,7 @@ struct MfmaParams {
 template <class Config>
 TESSERA_HOST_DEVICE MfmaParams<Config> mfma_problem_view(const MfmaParams<Config>& p, const WorkUnit& u) {
   MfmaParams<Config> q = p;
-  const std::int64_t row_bytes = Config::LayoutA::offset(u.row_begin, 0, p.lda) * std::int64_t(sizeof(*p.a));
+  const std::int64_t row_bytes = Config::bytes_a(Config::LayoutA::offset(u.row_begin, 0, p.lda));
   q.a = reinterpret_cast<const typename Config::ElementA*>(reinterpret_cast<const char*>(p.a) + row_bytes) +
         u.problem * p.strides.a;
   q.span_a -= row_bytes;
@@ -118,10 +118,12 @@ struct MfmaGemmKernel {
   // The unaligned variant gathers elements along K for both operands; the aligned one
   // moves 16-byte pieces, transposing M/N-contiguous operands in registers. With MX block
   // scales each copy carries its operand's scales too (memory/mfma_scale_copy.hpp).
+  // Packed fp6 operands move 12 global bytes per 16-byte LDS piece, stored where the
+  // instruction's reads (kKGroups lane groups) expect their runs (mfma_tile_copy.hpp).
   using OperandCopyA = MfmaTileCopy<TileA, kThreads, tile_copy_kind(kAligned, Config::kKContiguousA),
-                                    Config::kKContiguousA, SmemPlan::kWriteRowChunksA>;
+                                    Config::kKContiguousA, SmemPlan::kWriteRowChunksA, SmemPlan::kSixBitGroupsA>;
   using OperandCopyB = MfmaTileCopy<TileB, kThreads, tile_copy_kind(kAligned, Config::kKContiguousB),
-                                    Config::kKContiguousB, SmemPlan::kWriteRowChunksB>;
+                                    Config::kKContiguousB, SmemPlan::kWriteRowChunksB, SmemPlan::kSixBitGroupsB>;
   static constexpr int kScaleBlocks = Config::kBlockScaled ? Config::kScaleBlocks : 4;
   using ScaleTiles = MfmaScaleTiles<TileA, TileB, kScaleBlocks>;
   template <class OperandCopy, int kRows, int kScaleOffset>
@@ -378,9 +380,10 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void MfmaGemmKernel<Config, kAligned>::tile(u
   ops.tid = tid;
   ops.wave = wave;
   {
-    // Each cursor starts at this tile's rows (A) / columns (B), K = k0.
-    const std::int64_t origin_a = Config::LayoutA::offset(m0, k0, p.lda) * std::int64_t(sizeof(*p.a));
-    const std::int64_t origin_b = Config::LayoutB::offset(k0, n0, p.ldb) * std::int64_t(sizeof(*p.b));
+    // Each cursor starts at this tile's rows (A) / columns (B), K = k0 (units: bytes_a / b say
+    // how many bytes, which differs from the element size for packed fp6).
+    const std::int64_t origin_a = Config::bytes_a(Config::LayoutA::offset(m0, k0, p.lda));
+    const std::int64_t origin_b = Config::bytes_b(Config::LayoutB::offset(k0, n0, p.ldb));
     ops.copy_a.init(reinterpret_cast<const char*>(p.a) + origin_a, p.lda, p.span_a - origin_a, tid);
     ops.copy_b.init(reinterpret_cast<const char*>(p.b) + origin_b, p.ldb, p.span_b - origin_b, tid);
     if constexpr (Config::kBlockScaled) {

@@ -107,11 +107,15 @@ struct MfmaSmemPlan {
   // Row chunks of 8 rows that one phase of a transposing write covers (1: not transposed).
   static constexpr int kWriteRowChunksA = Config::kKContiguousA ? 1 : Config::Atom::kM / 8;
   static constexpr int kWriteRowChunksB = Config::kKContiguousB ? 1 : Config::Atom::kN / 8;
+  // Packed fp6 operands: the instruction's lane groups, which place their chunks
+  // (memory/mfma_tile_copy.hpp, stored_k); 0 for every other operand.
+  static constexpr int kSixBitGroupsA = Config::kPackedSixA ? Config::Atom::kKGroups : 0;
+  static constexpr int kSixBitGroupsB = Config::kPackedSixB ? Config::Atom::kKGroups : 0;
   static constexpr int kLdsBanks = Config::Arch::kLdsBanks;
-  using TileA = MfmaOperandTile<kLdsBanks, Config::kBlockM, Config::kBlockK, int(sizeof(typename Config::ElementA)),
-                                kWriteRowChunksA>;
-  using TileB = MfmaOperandTile<kLdsBanks, Config::kBlockN, Config::kBlockK, int(sizeof(typename Config::ElementB)),
-                                kWriteRowChunksB>;
+  // Units of kLdsUnitBytes: 16-bit elements, or bytes (fp8, fp4 pairs, fp6 one value a
+  // byte slot: memory/mfma_tile_copy.hpp).
+  using TileA = MfmaOperandTile<kLdsBanks, Config::kBlockM, Config::kBlockK, Config::kLdsUnitBytes, kWriteRowChunksA>;
+  using TileB = MfmaOperandTile<kLdsBanks, Config::kBlockN, Config::kBlockK, Config::kLdsUnitBytes, kWriteRowChunksB>;
   // Two pipeline stages keep the next tile in registers and need one LDS buffer; three
   // stages load straight into LDS and need three.
   static constexpr int kLdsStages = Config::kStages == 3 ? 3 : 1;
