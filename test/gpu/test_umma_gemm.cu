@@ -6,7 +6,9 @@
 // path (TMA; packed with a workspace, generic without), odd sizes and K tails, beta != 0,
 // C == D, K = 0, the tiles a cluster or pair does not divide, against the float64 reference
 // with poisoned outputs, and the planned shared memory; the fp8 configurations (.kind::f8f6f4)
-// against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp).
+// against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp);
+// the fp6 / fp4 configurations likewise, on shapes TMA's unpacking types take, and the
+// arguments they refuse (named Status, D untouched).
 #include "tessera/gemm/umma_gemm.hpp"
 
 #include "gemm_case.hpp"
@@ -111,11 +113,58 @@ void fp8_sweep() {
   }
 }
 
+// fp6 / fp4 operands (TMA only, unpacked by TMA): K a multiple of 128 values and every
+// leading dimension a multiple of 128 values (32-byte pitches of fp4 and fp6); M and N tails,
+// several K tiles, many tiles per CTA, beta; K = 0; and the arguments TMA cannot take, refused
+// with their Status before anything is written (D still poisoned).
+template <class Config>
+void sub_byte_sweep() {
+  const auto aligned128 = [](CaseShape s) {
+    s.ld_multiple = 128;
+    return s;
+  };
+  for (const CaseShape& s : {aligned128({8, 8, 128}), aligned128({128, 256, 128}),
+                             aligned128({136, 264, 256, 0, 1.0f, 0.5f}), aligned128({520, 1032, 1024, 0, 1.5f, -0.25f}),
+                             aligned128({300, 70, 0, 0, 1.0f, 0.5f})}) {
+    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+  }
+  using Host = tessera::test::LowpHostCase<Unscaled<Config>>;
+  using tessera::test::DeviceBuffer;
+  const CaseShape s = aligned128({136, 264, 256, 0, 1.0f, 0.5f});
+  const Host host(s, tessera::test::fresh_seed());
+  DeviceBuffer<typename Config::ElementA> da(host.a);
+  DeviceBuffer<typename Config::ElementB> db(host.b);
+  DeviceBuffer<typename Config::ElementC> dc(host.c);
+  DeviceBuffer<typename Config::ElementD> dd(host.d);
+  const auto good = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
+  static_assert(Config::kSubByteB, "these cases break B, the unpacked operand of every such configuration");
+  auto bad_k = good;
+  bad_k.K = 200;          // not a multiple of 128 values
+  auto bad_ldb = good;
+  bad_ldb.ldb += 32;      // 16 (fp4) or 24 (fp6) bytes more: the pitch is no multiple of 32 bytes
+  auto bad_b = good;
+  bad_b.B = good.B + 1;   // 1 or 3 bytes into the allocation: not 32-byte aligned
+  CHECK(gemm::Gemm<Config>::run(bad_k) == Status::kErrorSubByteOperandK);
+  CHECK(gemm::Gemm<Config>::run(bad_ldb) == Status::kErrorMisalignedB);
+  CHECK(gemm::Gemm<Config>::run(bad_b) == Status::kErrorMisalignedB);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto out = dd.download_with_guard();
+  for (std::size_t i = 0; i < host.d.size(); ++i) {
+    INFO("element " << i);
+    REQUIRE(std::memcmp(&out[i], &host.d[i], sizeof(host.d[i])) == 0);  // untouched: still poisoned
+  }
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("umma GEMM: fp8 (.kind::f8f6f4), every path", "[gpu][umma][fp8]", examples::umma::Fp8,
                    examples::umma::Fp8Pair) {
   fp8_sweep<TestType>();
+}
+
+TEMPLATE_TEST_CASE("umma GEMM: fp6 and fp4 (.kind::f8f6f4, unpacked by TMA)", "[gpu][umma][fp6][fp4]",
+                   examples::umma::Fp4, examples::umma::Fp8Fp4, examples::umma::Fp6Pair) {
+  sub_byte_sweep<TestType>();
 }
 
 TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, every path", "[gpu][umma]", examples::umma::Tn,

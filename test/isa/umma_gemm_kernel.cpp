@@ -53,6 +53,13 @@ UMMA_ISA_INSTANTIATE(Multicast)
 UMMA_ISA_INSTANTIATE(Pair)
 UMMA_ISA_INSTANTIATE(Fp8)
 UMMA_ISA_INSTANTIATE(Fp8Pair)
+// Operands only TMA loads (fp6 / fp4, unpacked by TMA): the TMA path only (there is no other).
+#define UMMA_ISA_INSTANTIATE_TMA(C)                                                                     \
+  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::kTma>(                              \
+      const __grid_constant__ TmaGemmParams<examples::umma::C>);
+UMMA_ISA_INSTANTIATE_TMA(Fp4)
+UMMA_ISA_INSTANTIATE_TMA(Fp8Fp4)
+UMMA_ISA_INSTANTIATE_TMA(Fp6Pair)
 // The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
 template __global__ void umma_gemm_kernel<examples::umma::Tn, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<examples::umma::Tn>);
@@ -75,9 +82,9 @@ int print_numbers() {
   using Generic = typename Config::GenericConfig;
   using Plans = tessera::gemm::UmmaSmemPlan<Config>;
   using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
-  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\n", Plans::Plan::kTotalBytes,
+  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\nTX=%d\n", Plans::Plan::kTotalBytes,
               Plans::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), GenericPlans::GenericPlan::kTotalBytes,
-              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc));
+              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc), Config::Operands::kStageTxBytes);
   return 0;
 }
 
@@ -92,7 +99,11 @@ int main(int argc, char** argv) {
   if (std::strcmp(name, "PairBatched") == 0) return print_numbers<examples::umma::PairBatched>();
   if (std::strcmp(name, "Fp8") == 0) return print_numbers<examples::umma::Fp8>();
   if (std::strcmp(name, "Fp8Pair") == 0) return print_numbers<examples::umma::Fp8Pair>();
-  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched|Fp8|Fp8Pair\n", argv[0]);
+  if (std::strcmp(name, "Fp4") == 0) return print_numbers<examples::umma::Fp4>();
+  if (std::strcmp(name, "Fp8Fp4") == 0) return print_numbers<examples::umma::Fp8Fp4>();
+  if (std::strcmp(name, "Fp6Pair") == 0) return print_numbers<examples::umma::Fp6Pair>();
+  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched|Fp8|Fp8Pair|Fp4|Fp8Fp4|Fp6Pair\n",
+               argv[0]);
   return 2;
 }
 
@@ -317,6 +328,54 @@ int main(int argc, char** argv) {
 // FP8PAIR-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
 // FP8PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
+// fp4 x fp4 on one CTA (operands unpacked by TMA to a byte a value): .kind::f8f6f4 MMAs with
+// the e2m1 codes in the descriptor, four per K tile of 128 values; each stage's expected bytes
+// are the packed ones (TX: 4 bits a value).
+// FP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma3Fp4ELNS0_7TmaPathE0E
+// FP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP4-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP4-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX]];
+// FP4-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP4-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP4-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// FP4-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// FP4-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// FP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// fp8 A with fp4 B on one CTA: B's code only in the descriptor; 8 + 4 bits a value delivered.
+// FP8FP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma6Fp8Fp4ELNS0_7TmaPathE0E
+// FP8FP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8FP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP8FP4-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX]];
+// FP8FP4-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// fp6 (e3m2 x e2m3) on a CTA pair: cta_group::2 .kind::f8f6f4 from the leader, which expects
+// both CTAs' packed bytes (2 x TX).
+// FP6PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma7Fp6PairELNS0_7TmaPathE0E
+// FP6PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP6PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP6PAIR-DAG:   tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP6PAIR-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX + TX]];
+// FP6PAIR-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP6PAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// FP6PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
 // ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE0E
 // NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma|kind::f8f6f4}}
@@ -348,6 +407,13 @@ int main(int argc, char** argv) {
 // NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast}}
 // NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE1E
 // NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// fp6 / fp4: one TMA-path kernel each (no generic path), no 16-bit MMA.
+// NEG-LABEL: .entry {{.*}}4umma3Fp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|4umma3Fp4ELNS0_7TmaPathE1E}}
+// NEG-LABEL: .entry {{.*}}4umma6Fp8Fp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|4umma6Fp8Fp4ELNS0_7TmaPathE1E}}
+// NEG-LABEL: .entry {{.*}}4umma7Fp6PairELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast|4umma7Fp6PairELNS0_7TmaPathE1E}}
 // The packed path's direct-store kernel: the TMA path's loads, no TMA store.
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE2E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
@@ -357,8 +423,17 @@ int main(int argc, char** argv) {
 // NEG-LABEL: .entry {{.*}}4umma11PairBatchedELNS0_7TmaPathE0E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d|cta_group::1|complete_tx::bytes.multicast}}
 //
-// ---- ptxas report (prefix REPORT): seventeen kernels, none with a stack frame, spills or static
+// ---- ptxas report (prefix REPORT): twenty kernels, none with a stack frame, spills or static
 // shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
 // REPORT:      Function properties for {{.*}}umma_gemm_kernel
 // REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}

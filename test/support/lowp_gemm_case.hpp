@@ -7,12 +7,14 @@
 // formats' definitions (narrow_float_reference.hpp), not by the library's types.
 //
 // Storage: A row-major M x K, B column-major K x N (the only layouts these configurations
-// take); fp8 one byte a value, fp4 two (float4_e2m1x2_t: the lower K in the low nibble),
-// lda and ldb counted in values as the Arguments count them.
+// take); fp8 one byte a value, fp4 two (float4_e2m1x2_t: the lower K in the low nibble), fp6
+// four in three bytes (float6_e2m3x4_t / float6_e3m2x4_t: a little-endian bit stream); A and
+// B each in its own format; lda and ldb counted in values as the Arguments count them.
 #pragma once
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <sstream>
@@ -24,6 +26,7 @@
 #include "narrow_float_reference.hpp"
 #include "reference_gemm.hpp"
 #include "tessera/core/float4.hpp"
+#include "tessera/core/float6.hpp"
 #include "tessera/core/float8.hpp"
 #include "tessera/core/scale_factor.hpp"
 #include "tessera/gemm/operand_scales.hpp"
@@ -37,6 +40,8 @@ template <> inline std::uint8_t poison_value<std::uint8_t>() { return 0xa5; }
 template <> inline float8_e4m3fnuz_t poison_value<float8_e4m3fnuz_t>() { return float8_e4m3fnuz_t::from_bits(0xa5); }
 template <> inline float8_e5m2fnuz_t poison_value<float8_e5m2fnuz_t>() { return float8_e5m2fnuz_t::from_bits(0xa5); }
 template <> inline float4_e2m1x2_t poison_value<float4_e2m1x2_t>() { return float4_e2m1x2_t::from_bits(0xa5); }
+template <> inline float6_e2m3x4_t poison_value<float6_e2m3x4_t>() { return float6_e2m3x4_t::from_word(0xa5a5a5); }
+template <> inline float6_e3m2x4_t poison_value<float6_e3m2x4_t>() { return float6_e3m2x4_t::from_word(0xa5a5a5); }
 
 template <class T>
 const reference::Format& lowp_format() {
@@ -44,6 +49,8 @@ const reference::Format& lowp_format() {
   else if constexpr (std::is_same_v<T, float8_e5m2_t>) return reference::kE5M2;
   else if constexpr (std::is_same_v<T, float8_e4m3fnuz_t>) return reference::kE4M3Fnuz;
   else if constexpr (std::is_same_v<T, float8_e5m2fnuz_t>) return reference::kE5M2Fnuz;
+  else if constexpr (std::is_same_v<T, float6_e2m3x4_t>) return reference::kE2M3;
+  else if constexpr (std::is_same_v<T, float6_e3m2x4_t>) return reference::kE3M2;
   else return reference::kE2M1;  // float4_e2m1x2_t
 }
 
@@ -63,7 +70,6 @@ struct LowpHostCase {
   using LC = typename Config::LayoutC;
   using Mode = typename Config::OperandScales;
   using Args = gemm::Arguments<EA, EB, EC, ED, typename Config::Epilogue::Arguments>;
-  static constexpr int kPerByte = std::is_same_v<EA, float4_e2m1x2_t> ? 2 : 1;
   static constexpr bool kBlock = Mode::kBlock;
 
   CaseShape shape;
@@ -89,10 +95,9 @@ struct LowpHostCase {
         ldc(case_ld(s, LC::min_ld(s.M, s.N), s.pad)),
         ldd(s.in_place ? ldc : case_ld(s, LC::min_ld(s.M, s.N), 2 * s.pad)),
         off(s.offset_pointers ? 1 : 0) {
-    if (kPerByte == 2) {  // fp4: even leading dimensions (the library refuses odd ones)
-      lda += lda % 2;
-      ldb += ldb % 2;
-    }
+    // Packed types: leading dimensions of whole elements (the libraries refuse others).
+    lda += (values_per_element<EA> - lda % values_per_element<EA>) % values_per_element<EA>;
+    ldb += (values_per_element<EB> - ldb % values_per_element<EB>) % values_per_element<EB>;
     std::mt19937_64 rng(seed);
     a_codes = random_codes(lowp_format<EA>(), s.M, s.K, rng);
     b_codes = random_codes(lowp_format<EB>(), s.N, s.K, rng);
@@ -134,24 +139,29 @@ struct LowpHostCase {
   }
 
   // Row r (of A; column r of B) of K values at r * ld values from the allocation's start
-  // plus `off` bytes; padding bytes hold codes that decode to large values, never read.
+  // plus `off` elements: value v of the operand at bits v * b .. v * b + b - 1 of the bytes
+  // (b bits a value: a little-endian bit stream, the packed types' layout, written bit by bit
+  // here); padding bytes hold codes that decode to large values, never read.
   template <class T>
   std::vector<T> pack(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K, std::int64_t ld) const {
-    const std::int64_t bytes = rows == 0 ? 1 : ((rows - 1) * ld + K + kPerByte - 1) / kPerByte;
-    std::vector<T> out(std::size_t(off + std::max<std::int64_t>(bytes, 1)), T::from_bits(0x77));
+    constexpr int kBits = value_bits<T>;
+    const std::int64_t values = rows == 0 ? 0 : (rows - 1) * ld + K;
+    const std::int64_t elements = (values * kBits / 8 + std::int64_t(sizeof(T)) - 1) / std::int64_t(sizeof(T));
+    std::vector<std::uint8_t> bytes(std::size_t(off + std::max<std::int64_t>(elements, 1)) * sizeof(T), 0x77);
+    std::uint8_t* data = bytes.data() + off * std::int64_t(sizeof(T));
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t k = 0; k < K; ++k) {
-        const std::int64_t v = r * ld + k;
-        auto& byte = out[std::size_t(off + v / kPerByte)].bits;
         const std::uint8_t code = codes[std::size_t(r * K + k)];
-        if (kPerByte == 1) {
-          byte = code;
-        } else {
-          const int shift = 4 * int(v % 2);
-          byte = std::uint8_t((byte & ~(0xf << shift)) | (code << shift));
+        for (int j = 0; j < kBits; ++j) {
+          const std::int64_t bit = (r * ld + k) * kBits + j;
+          const auto mask = std::uint8_t(1u << (bit % 8));
+          std::uint8_t& byte = data[bit / 8];
+          byte = ((code >> j) & 1u) ? std::uint8_t(byte | mask) : std::uint8_t(byte & ~mask);
         }
       }
     }
+    std::vector<T> out(bytes.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(out.data()), bytes.data(), bytes.size());
     return out;
   }
 

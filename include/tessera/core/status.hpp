@@ -81,6 +81,8 @@ namespace tessera {
                                 "(N - 1) * ld + ceil(K / block)")                           \
   X(kErrorPackedOperandOddK, "fp4 operands hold two values a byte along K: K, and the "      \
                              "leading dimensions of A and B, must be even")                 \
+  X(kErrorSubByteOperandK, "fp6 and fp4 operands of the tcgen05 family are loaded by TMA's " \
+                           "unpacking types, which need K to be a multiple of 128 values")  \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
   X(kErrorOutOfMemory, "the device ran out of memory")                                      \

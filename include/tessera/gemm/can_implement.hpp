@@ -40,11 +40,12 @@ constexpr bool offsets_fit_32bit(const Arguments<EA, EB, EC, ED, EArgs>& a) {
 
 // Every row (column) of an operand starts `bytes`-aligned: the pointer is, and so is the
 // leading dimension's byte stride (else every line after the first is misaligned).
-// Never less than the element's own alignment.
+// Never less than the element's own alignment (alignof: a packed type such as
+// float6_e2m3x4_t is 3 bytes long and byte-aligned).
 template <class T>
 bool lines_aligned(const T* p, std::int64_t ld, std::size_t bytes) {
-  const std::size_t need = bytes > sizeof(T) ? bytes : sizeof(T);
-  const bool ld_ok = need <= sizeof(T) || (std::uint64_t(ld) * sizeof(T)) % need == 0;
+  const std::size_t need = bytes > alignof(T) ? bytes : alignof(T);
+  const bool ld_ok = need <= alignof(T) || (std::uint64_t(ld) * sizeof(T)) % need == 0;
   return reinterpret_cast<std::uintptr_t>(p) % need == 0 && ld_ok;
 }
 

@@ -7,8 +7,13 @@
 //                                            bfloat16_t, RowMajor>;     // C and D
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);          // umma_gemm.hpp
 //
-// fp8 operands (float8_e4m3_t / float8_e5m2_t, any mix) run .kind::f8f6f4 (K-contiguous A and
-// B, a K tile of 128 values: TileShape GemmShape<128, N, 128>); no operand scales.
+// Low-precision operands run .kind::f8f6f4 (mma/umma_lowp_atom.hpp): fp8 (float8_e4m3_t,
+// float8_e5m2_t), fp6 (float6_e2m3x4_t, float6_e3m2x4_t: four values in three bytes) and fp4
+// (float4_e2m1x2_t: two a byte), A and B in any mix, K-contiguous (A row-major, B
+// column-major), a K tile of 128 values (TileShape GemmShape<128, N, 128>); no operand scales.
+// K, lda and ldb count values. fp6 and fp4 operands are loaded only by TMA, which unpacks them
+// into the byte-a-value layout the MMA reads: K must be a multiple of 128, A and B 32-byte
+// aligned with pitches of a multiple of 32 bytes (the launcher's check() names the problem).
 //
 // Host-includable (no CUDA needed): the plans, the descriptors and print_plans use it.
 #pragma once
@@ -17,6 +22,7 @@
 #include <utility>
 
 #include "tessera/arch/arch.hpp"
+#include "tessera/arch/nvidia/tcgen05.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
@@ -121,21 +127,32 @@ struct UmmaConfig
   static constexpr int kEpilogueWarps = 4;
   static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
 
-  // fp8 operands: .kind::f8f6f4 (mma/umma_lowp_atom.hpp); 16-bit ones: .kind::f16.
-  static constexpr bool kFp8 =
-      mma::umma::is_umma_fp8<typename Base::ElementA> && mma::umma::is_umma_fp8<typename Base::ElementB>;
+  // Low-precision operands (fp8, fp6, fp4 in any mix): .kind::f8f6f4 (mma/umma_lowp_atom.hpp);
+  // 16-bit ones: .kind::f16.
+  static constexpr bool kLowp =
+      mma::umma::is_umma_f8f6f4<typename Base::ElementA> && mma::umma::is_umma_f8f6f4<typename Base::ElementB>;
+  static constexpr nvidia::UmmaKind kKind = kLowp ? nvidia::UmmaKind::kF8F6F4 : nvidia::UmmaKind::kF16;
+  // fp6 / fp4 operands: packed in global memory, unpacked by TMA to a byte a value in a stage.
+  static constexpr bool kSubByteA = mma::umma::is_umma_sub_byte<typename Base::ElementA>;
+  static constexpr bool kSubByteB = mma::umma::is_umma_sub_byte<typename Base::ElementB>;
+  // Configurations whose operands only TMA can bring in (no generic path; arguments TMA cannot
+  // describe are refused by the launcher's check()).
+  static constexpr bool kTmaOnly = kSubByteA || kSubByteB;
   static_assert((is_wgmma_operand<typename Base::ElementA> &&
                  std::is_same_v<typename Base::ElementA, typename Base::ElementB>) ||
-                    kFp8,
-                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both fp8 "
-                "(float8_e4m3_t or float8_e5m2_t, in any mix)");
-  static_assert(!kFp8 || (kKMajorA && kKMajorB),
-                "Tessera UmmaConfig: fp8 operands must be K-contiguous (A row-major, B column-major): "
-                "tcgen05 reads 8-bit operands K-major only");
+                    kLowp,
+                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both low-precision "
+                "(float8_e4m3_t, float8_e5m2_t, float6_e2m3x4_t, float6_e3m2x4_t or float4_e2m1x2_t, in any mix)");
+  static_assert(!kLowp || TileShape::kK == 128,
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands need a K tile of 128 values (a byte a value, one "
+                "128-byte line a row in a stage; TMA unpacks fp6 / fp4 in boxes of 128 values)");
+  static_assert(!kLowp || (kKMajorA && kKMajorB),
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands must be K-contiguous (A row-major, B column-major): "
+                "tcgen05 reads them K-major only here");
 
   // The instruction descriptor of every tcgen05.mma of this configuration.
   static constexpr mma::umma::InstrDescriptor kInstr = [] {
-    if constexpr (kFp8) {
+    if constexpr (kLowp) {
       return mma::umma::f8f6f4_f32_descriptor<typename Base::ElementA, typename Base::ElementB>(kMmaM, kMmaN);
     } else {
       return mma::umma::f16_f32_descriptor<ElementA_>(kMmaM, kMmaN,
@@ -154,9 +171,9 @@ struct UmmaConfig
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
-  static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera UmmaConfig: fp8 operands are walked with scheduler::DataParallel only (stream-K and "
-                "problem sets are not compiled and checked for them yet)");
+  static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "
+                "(stream-K and problem sets are not compiled and checked for them yet)");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,
@@ -183,7 +200,15 @@ struct UmmaConfig
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
   // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
-  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair>;
+  // Low-precision values take a byte each in a stage (fp6 / fp4 unpacked by TMA); TMA's bytes
+  // are their global ones.
+  static constexpr int kStageBytesA = kLowp ? 1 : int(sizeof(ElementA_));
+  static constexpr int kStageBytesB = kLowp ? 1 : int(sizeof(ElementB_));
+  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair,
+                                kStageBytesA, kStageBytesB, value_bits<ElementA_>, value_bits<ElementB_>>;
+  // Bits of a value TMA unpacks into a byte of the stage (0: moved as it is), per operand.
+  static constexpr int kUnpackBitsA = kSubByteA ? value_bits<ElementA_> : 0;
+  static constexpr int kUnpackBitsB = kSubByteB ? value_bits<ElementB_> : 0;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   static constexpr int kSliceRowsA = Operands::kSliceRowsA;

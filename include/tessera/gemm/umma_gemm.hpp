@@ -27,6 +27,7 @@
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
 #include "tessera/gemm/tma_launch.hpp"
+#include "tessera/gemm/umma_arguments.hpp"
 #include "tessera/gemm/umma_config.hpp"
 #include "tessera/runtime/device.hpp"
 
@@ -39,9 +40,17 @@ using UmmaPath = TmaPath;
 // is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>> {
+  using Base = tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>>;
   // D's boxes (umma_epilogue.hpp): each epilogue warp stores its 32 rows x 128 bytes,
   // row-major in the 128-byte swizzle, column-major as unswizzled lines of 32 rows.
   using DBoxes = tma_launch::DStoreBoxes<32, 32, 0, false>;
+
+  // The shared checks, then the family's own (umma_arguments.hpp: what TMA asks of operands
+  // that only TMA loads).
+  static Status check(const ConfigArguments<Config>& a) {
+    const Status s = Base::check(a);
+    return ok(s) ? umma_operand_status<Config>(a) : s;
+  }
 
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
   template <TmaPath kPath>

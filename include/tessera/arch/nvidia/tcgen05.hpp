@@ -42,6 +42,12 @@ TESSERA_HOST_DEVICE constexpr bool is_tmem_allocation(int columns) {
   return columns >= 32 && columns <= 512 && (columns & (columns - 1)) == 0;
 }
 
+// The MMA kinds Tessera issues: .kind::f16 (half_t / bfloat16_t inputs, K = 16) and
+// .kind::f8f6f4 (fp8, fp6 and fp4 inputs in any mix, K = 32; mma/umma_lowp_atom.hpp). Both
+// take the same operands; only the kind, and the type fields of the instruction descriptor,
+// differ. (Host-visible: configurations name their kind.)
+enum class UmmaKind { kF16, kF8F6F4 };
+
 #if defined(TESSERA_CUDA)
 
 namespace detail {
@@ -116,11 +122,6 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tcgen05_fence_after_thread_sync() {
 }
 
 // ---- MMA ---------------------------------------------------------------------------------
-
-// The MMA kinds Tessera issues: .kind::f16 (half_t / bfloat16_t inputs, K = 16) and
-// .kind::f8f6f4 (fp8 e4m3 / e5m2 inputs, K = 32; mma/umma_lowp_atom.hpp). Both take the same
-// operands; only the kind, and the type fields of the instruction descriptor, differ.
-enum class UmmaKind { kF16, kF8F6F4 };
 
 // D (TMEM at d) = A * B (+ D when accumulate): A and B from shared-memory descriptors, the
 // instruction descriptor kIdesc (its fields: mma/umma_atom.hpp, umma_lowp_atom.hpp) as an

@@ -1,7 +1,8 @@
 // The MMA side of the Blackwell main loop: one thread of the MMA warp, per output tile, waits
 // for a free accumulator buffer in tensor memory, then for each K tile's stage issues the
 // tcgen05.mma steps (4 per 128-byte K tile: K = 16 each of 16-bit inputs, .kind::f16; K = 32
-// each of fp8 inputs, .kind::f8f6f4) from shared-memory descriptors, and
+// each of fp8 / fp6 / fp4 inputs, staged a byte a value, .kind::f8f6f4) from shared-memory
+// descriptors, and
 // frees the stage with tcgen05.commit on its empty barrier: the commit arrives once those
 // MMAs have read it, so the thread never waits for an MMA itself. After the last K tile one
 // more commit, on the buffer's full barrier, tells the epilogue the accumulator is complete.
@@ -27,18 +28,16 @@ namespace tessera::gemm {
 #if defined(TESSERA_CUDA)
 
 // Operands: OperandTiles<...> (operand_tiles.hpp); kIdesc: the instruction descriptor of every
-// tcgen05.mma of the configuration (umma_atom.hpp).
-template <class Operands, int kStages, std::uint32_t kIdesc>
+// tcgen05.mma of the configuration (umma_atom.hpp, umma_lowp_atom.hpp); kKind: its kind.
+template <class Operands, int kStages, std::uint32_t kIdesc, nvidia::UmmaKind kKind>
 struct UmmaMainloop {
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   using Cluster = typename Operands::Cluster;
   static constexpr int kCtaGroup = Operands::kCtaPair ? 2 : 1;
-  // 1-byte operands are fp8 (UmmaConfig takes no other): .kind::f8f6f4; else .kind::f16.
-  static constexpr nvidia::UmmaKind kKind =
-      Operands::kElementBytesA == 1 ? nvidia::UmmaKind::kF8F6F4 : nvidia::UmmaKind::kF16;
-  // 32 bytes of K per MMA whatever the kind (16 16-bit values or 32 fp8 values).
-  static constexpr int kInstructionK = mma::umma::kInstructionK<typename Operands::ElementA>;
+  // 32 bytes of a stage's K per MMA whatever the kind (16 16-bit values, or 32 values of
+  // .kind::f8f6f4, each staged in a byte): K units per MMA.
+  static constexpr int kInstructionK = 32 / Operands::kElementBytesA;
   static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   // Barriers other CTAs complete (multicast bytes, a pair's peer copies) need cluster-scope
   // waits, as in the Hopper kernel.

@@ -160,7 +160,7 @@ struct UmmaGemmKernel {
                                    std::uint64_t* acc_full, std::uint64_t* acc_empty, std::uint32_t tmem_base,
                                    unsigned char* stages_a, unsigned char* stages_b, int worker,
                                    const ClusterPosition<Cluster>& at) {
-    using Mainloop = UmmaMainloop<Operands, kStages, C::kIdesc>;
+    using Mainloop = UmmaMainloop<Operands, kStages, C::kIdesc, C::kKind>;
     // Releases reach the CTAs that wrote into the stage; a pair's reach both CTAs.
     const std::uint16_t pair = std::uint16_t(3u << (at.rank & ~1));
     const std::uint16_t stage_mask = kCtaGroup == 2 ? pair : std::uint16_t(at.a_group() | at.b_group());
