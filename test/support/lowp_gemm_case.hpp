@@ -1,7 +1,7 @@
 // The host half of one low-precision GEMM check (fp8 and fp4 operands, with operand
 // scales), for the emulated MFMA tests (and any suite that runs such a configuration):
 // fresh random operands as format codes (every value finite, never all zero), random
-// scales (MX: e8m0 exponents around 1, a row's padding filled with the NaN code 0xff so that
+// scales (MX: e8m0 exponents around 1; NVFP4: ue4m3 from 0.5 to 2; a row's padding filled with the NaN code 0xff so that
 // a read past K shows; per-tensor: two floats), random C, D poisoned; the Arguments over
 // any copy of them; and the float64 reference of the dequantized inputs, decoded from the
 // formats' definitions (narrow_float_reference.hpp), not by the library's types.
@@ -85,7 +85,10 @@ struct LowpHostCase {
   std::int64_t ld_scale = 0, scale_off = 0;
   float tensor_scale[2] = {0.75f, 1.5f};       // per-tensor mode
 
-  static std::int64_t blocks(std::int64_t K) { return kBlock ? (K + 31) / 32 : 0; }
+  // Values of K a block scale covers: 32 (MX, e8m0) or 16 (NVFP4, ue4m3).
+  static constexpr int kBlockValues = gemm::detail::scale_block_values<Mode>();
+  static constexpr bool kUe4m3 = kBlockValues == 16;
+  static std::int64_t blocks(std::int64_t K) { return kBlock ? (K + kBlockValues - 1) / kBlockValues : 0; }
 
   LowpHostCase(const CaseShape& s, std::uint64_t seed, ScaleLayout sl = {})
       : shape(s),
@@ -165,11 +168,15 @@ struct LowpHostCase {
     return out;
   }
 
-  // e8m0 codes 127 +- 2 (scales 1/4 .. 4); the row padding (and the allocation's tail) 0xff.
+  // Scale codes (e8m0 127 +- 2: 1/4 .. 4; ue4m3 0.5 .. 2); the row padding (and the
+// allocation's tail) 0xff, NaN either way.
   std::vector<std::uint8_t> random_scales(std::int64_t rows, std::int64_t K, std::mt19937_64& rng) const {
     std::vector<std::uint8_t> out(std::size_t(scale_off + std::max<std::int64_t>(rows * ld_scale, 1)), 0xff);
     for (std::int64_t r = 0; r < rows; ++r) {
-      for (std::int64_t kb = 0; kb < blocks(K); ++kb) out[std::size_t(scale_off + r * ld_scale + kb)] = std::uint8_t(125 + rng() % 5);
+      for (std::int64_t kb = 0; kb < blocks(K); ++kb) {
+        // e8m0 2^-2 .. 2^2; ue4m3 the 17 codes from 0.5 (0x30) to 2 (0x40).
+        out[std::size_t(scale_off + r * ld_scale + kb)] = kUe4m3 ? std::uint8_t(0x30 + rng() % 17) : std::uint8_t(125 + rng() % 5);
+      }
     }
     return out;
   }
@@ -226,7 +233,9 @@ struct LowpHostCase {
         const std::size_t i = std::size_t(r * shape.K + k);
         out[i] = value[codes[i]];
         if constexpr (kBlock) {
-          out[i] *= std::ldexp(1.0, int(scales[std::size_t(scale_off + r * ld_scale + k / 32)]) - 127);
+          const std::uint8_t sc = scales[std::size_t(scale_off + r * ld_scale + k / kBlockValues)];
+          // ue4m3: e4m3's non-negative codes (bit 7 not part of the format).
+          out[i] *= kUe4m3 ? reference::kE4M3.decode(sc & 0x7fu) : std::ldexp(1.0, int(sc) - 127);
         }
       }
     }

@@ -18,6 +18,7 @@
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
+#include "descriptor_field.hpp"
 #include "umma_configs.hpp"
 
 using namespace tessera;
@@ -25,11 +26,8 @@ namespace umma = tessera::mma::umma;
 
 namespace {
 
-// A field of a descriptor: its first bit and width, from the PTX ISA's table.
-struct Field {
-  int lsb, width;
-};
-std::uint64_t field(std::uint64_t v, Field f) { return (v >> f.lsb) & ((std::uint64_t(1) << f.width) - 1); }
+using tessera::test::Field;
+using tessera::test::field;
 
 // PTX ISA 9.7.16.4.2, Table 42 (instruction descriptor, .kind::f16 and .kind::f8f6f4: the
 // same fields), written out here independently of the encoder.

@@ -1,6 +1,9 @@
 // The tcgen05 family's rules for a call's arguments beyond those every family shares
 // (can_implement.hpp): what TMA asks of operands that only TMA loads (UmmaConfig::kTmaOnly:
-// fp6 and fp4 operands, which TMA unpacks; no generic path takes what it cannot describe).
+// fp6 and fp4 operands, which TMA unpacks, and every block-scaled configuration, whose scale
+// factors only the TMA path loads; no generic path takes what TMA cannot describe). The block
+// scale tensors' own rules (null, too small) are ScaledOperands::can_implement's
+// (operand_scales.hpp); they need no alignment (collective/umma_scale_loader.hpp).
 // Checked by KernelLauncher<UmmaFamily>::check (umma_gemm.hpp) inside can_implement, before
 // anything is launched or written. Host-only, host-testable (test/unit/test_umma_lowp_host.cpp).
 //
@@ -12,6 +15,9 @@
 //   A, B (unpacked)   the base 32-byte aligned and the pitch (ld x 4 or 6 bits) a multiple of
 //                     32 bytes (same source), else kErrorMisalignedA / kErrorMisalignedB
 //   A, B (others)     TMA's 16-byte rules (arch/nvidia/tma.hpp, tma_describable)
+//   fp4 read packed   (the .kind::mxf4 kinds: two values a byte, K counted in bytes inside the
+//                     kernel) K, lda and ldb even, else kErrorPackedOperandOddK; then TMA's
+//                     16-byte rules on the bytes
 #pragma once
 #include <cstdint>
 
@@ -19,6 +25,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/operand_scales.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
 
 namespace tessera::gemm {
@@ -35,10 +42,32 @@ bool umma_tma_loadable(const T* p, std::int64_t ld, std::int64_t K) {
   }
 }
 
+// The arguments in the kernel's K units (fp4 read packed: bytes of two values), the scale
+// tensors' leading dimensions resolved from K in values first (operand_scales.hpp).
+template <class Config>
+ConfigArguments<Config> umma_in_k_units(ConfigArguments<Config> a) {
+  if constexpr (Config::kValuesPerKUnit > 1) {
+    using Mode = typename Config::OperandScales;
+    a.epilogue.scales.a.ld = block_scale_ld<Mode>(a.epilogue.scales.a, a.K);
+    a.epilogue.scales.b.ld = block_scale_ld<Mode>(a.epilogue.scales.b, a.K);
+    a.K /= Config::kValuesPerKUnit;
+    a.lda /= Config::kValuesPerKUnit;
+    a.ldb /= Config::kValuesPerKUnit;
+  }
+  return a;
+}
+
 template <class Config>
 Status umma_operand_status(const ConfigArguments<Config>& a) {
   if constexpr (Config::kTmaOnly) {
     if (a.M == 0 || a.N == 0 || a.K == 0) return Status::kSuccess;  // A and B are not read
+    if constexpr (Config::kValuesPerKUnit > 1) {
+      constexpr std::int64_t v = Config::kValuesPerKUnit;
+      if (a.K % v != 0 || a.lda % v != 0 || a.ldb % v != 0) return Status::kErrorPackedOperandOddK;
+      if (!nvidia::tma_describable(a.A, a.lda / v, a.K / v, 1)) return Status::kErrorMisalignedA;
+      if (!nvidia::tma_describable(a.B, a.ldb / v, a.K / v, 1)) return Status::kErrorMisalignedB;
+      return Status::kSuccess;
+    }
     if ((Config::kSubByteA || Config::kSubByteB) && a.K % 128 != 0) return Status::kErrorSubByteOperandK;
     if (!umma_tma_loadable(a.A, a.lda, a.K)) return Status::kErrorMisalignedA;
     if (!umma_tma_loadable(a.B, a.ldb, a.K)) return Status::kErrorMisalignedB;

@@ -45,11 +45,17 @@ struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelL
   // row-major in the 128-byte swizzle, column-major as unswizzled lines of 32 rows.
   using DBoxes = tma_launch::DStoreBoxes<32, 32, 0, false>;
 
-  // The shared checks, then the family's own (umma_arguments.hpp: what TMA asks of operands
-  // that only TMA loads).
+  // The family's own checks (umma_arguments.hpp: what TMA asks of operands that only TMA
+  // loads), then the shared ones in the kernel's K units.
   static Status check(const ConfigArguments<Config>& a) {
-    const Status s = Base::check(a);
-    return ok(s) ? umma_operand_status<Config>(a) : s;
+    const Status s = umma_operand_status<Config>(a);
+    return ok(s) ? Base::check(umma_in_k_units<Config>(a)) : s;
+  }
+
+  // fp4 read packed (the .kind::mxf4 kinds): the kernel counts K in bytes of two values
+  // (umma_arguments.hpp, umma_in_k_units); every other configuration as given.
+  static Status launch(const ConfigArguments<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    return Base::launch(umma_in_k_units<Config>(a), workspace, stream, d);
   }
 
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
