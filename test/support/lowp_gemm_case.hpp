@@ -86,7 +86,7 @@ struct LowpHostCase {
   float tensor_scale[2] = {0.75f, 1.5f};       // per-tensor mode
 
   // Values of K a block scale covers: 32 (MX, e8m0) or 16 (NVFP4, ue4m3).
-  static constexpr int kBlockValues = gemm::detail::scale_block_values<Mode>();
+  static constexpr int kBlockValues = kBlock ? gemm::detail::scale_block_values<Mode>() : 1;
   static constexpr bool kUe4m3 = kBlockValues == 16;
   static std::int64_t blocks(std::int64_t K) { return kBlock ? (K + kBlockValues - 1) / kBlockValues : 0; }
 

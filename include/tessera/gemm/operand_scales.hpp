@@ -76,6 +76,18 @@ inline constexpr bool is_mode<Block<B, T>> = true;
 
 }  // namespace operand_scale
 
+namespace detail {
+// Values of K one block scale of mode Mode covers (0: not a block mode).
+template <class Mode>
+constexpr int scale_block_values() {
+  if constexpr (Mode::kBlock) {
+    return Mode::kBlockValues;
+  } else {
+    return 0;
+  }
+}
+}  // namespace detail
+
 template <class T>
 struct BlockScaleTensor {
   const T* data = nullptr;

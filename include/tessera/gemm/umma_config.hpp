@@ -90,16 +90,6 @@ struct TmemAccumulator : tmem::Buffer<std::size_t(kColumns), 16> {
 };
 
 namespace detail {
-// Values of K one block scale covers (0: no block scales).
-template <class Mode>
-constexpr int scale_block_values() {
-  if constexpr (Mode::kBlock) {
-    return Mode::kBlockValues;
-  } else {
-    return 0;
-  }
-}
-
 // Full and empty barrier per stage and per accumulator buffer, and 16 bytes for the TMEM base
 // address that tcgen05.alloc writes.
 constexpr int umma_barrier_bytes(int stages, int accumulators) { return (2 * stages + 2 * accumulators) * 8 + 16; }
