@@ -49,12 +49,16 @@ void print_umma_plans(const char* what) {
   using Plans = tessera::gemm::UmmaSmemPlan<Config>;
   using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
   Plans::Plan::print(stdout, title);
-  std::snprintf(title, sizeof title, "%s on sm_100a, generic path: tile %dx%d on one CTA, %d stages, %d raw slots",
-                what, Generic::kBlockM, Generic::kBlockN, GenericPlans::Generic::kStages,
-                GenericPlans::Generic::kRawSlots);
-  GenericPlans::GenericPlan::print(stdout, title);
-  std::snprintf(title, sizeof title, "%s on sm_100a: %d accumulator buffers of %d fp32 columns", what,
-                Config::kAccumulatorBuffers, Config::kBlockN);
+  if constexpr (Config::kTmaOnly) {
+    std::printf("%s: no generic path (operands or scale factors only TMA loads)\n\n", what);
+  } else {
+    std::snprintf(title, sizeof title, "%s on sm_100a, generic path: tile %dx%d on one CTA, %d stages, %d raw slots",
+                  what, Generic::kBlockM, Generic::kBlockN, GenericPlans::Generic::kStages,
+                  GenericPlans::Generic::kRawSlots);
+    GenericPlans::GenericPlan::print(stdout, title);
+  }
+  std::snprintf(title, sizeof title, "%s on sm_100a: %d accumulator buffers of %d fp32 columns%s", what,
+                Config::kAccumulatorBuffers, Config::kBlockN, Config::kBlockScaled ? ", scale factors" : "");
   Plans::TmemPlan::print(stdout, title);
   std::printf("  capacity of sm_100a: %zu bytes of shared memory per block, %d TMEM columns per SM\n\n",
               std::size_t(tessera::Sm100::kSmemBytesPerBlock), tessera::Sm100::kTensorMemoryColumns);
@@ -100,6 +104,14 @@ int main() {
   print_umma_plans<examples::umma::Pair>("umma_gemm Pair (bf16 -> f32 col)");
   print_umma_plans<examples::umma::Fp8>("umma_gemm Fp8 (e4m3 -> bf16, .kind::f8f6f4)");
   print_umma_plans<examples::umma::Fp8Pair>("umma_gemm Fp8Pair (e4m3 x e5m2 -> f32, CTA pair)");
+  print_umma_plans<examples::umma::Fp4>("umma_gemm Fp4 (e2m1 -> bf16, .kind::f8f6f4, unpacked by TMA)");
+  print_umma_plans<examples::umma::Fp8Fp4>("umma_gemm Fp8Fp4 (e4m3 x e2m1 -> f16)");
+  print_umma_plans<examples::umma::Fp6Pair>("umma_gemm Fp6Pair (e3m2 x e2m3 -> f32, CTA pair)");
+  print_umma_plans<examples::umma::MxFp8>("umma_gemm MxFp8 (e4m3, MX scales, .kind::mxf8f6f4.block_scale)");
+  print_umma_plans<examples::umma::MxFp6Fp4Pair>("umma_gemm MxFp6Fp4Pair (e2m3 x e2m1, MX scales, CTA pair)");
+  print_umma_plans<examples::umma::NvFp4>("umma_gemm NvFp4 (e2m1, NVFP4 scales, .kind::mxf4nvf4)");
+  print_umma_plans<examples::umma::NvFp4Pair>("umma_gemm NvFp4Pair (e2m1, NVFP4 scales, CTA pair)");
+  print_umma_plans<examples::umma::MxFp4>("umma_gemm MxFp4 (e2m1, MX scales, .kind::mxf4)");
   print_mfma_plans<tessera::Gfx942>();
   print_mfma_plans<tessera::Gfx950>();
   print_mfma_plan<examples::mfma::Async>("(bf16 -> f32, A row, B col)");

@@ -1,21 +1,28 @@
 // The Blackwell tcgen05 GEMM configurations Tessera ships and checks (gemm/umma_config.hpp):
 // together they cover both input types, the three output types, both majors of A and of B,
 // both layouts of D, one CTA per MMA with and without a multicast cluster, a CTA pair
-// (cta_group::2), and fp8 operands (.kind::f8f6f4) on one CTA and on a pair. Shared by print_plans, the ISA tests (test/isa/umma_gemm_kernel.cpp), the
+// (cta_group::2), low-precision operands (.kind::f8f6f4: fp8, fp6, fp4, mixed) on one CTA and
+// on a pair, and block-scaled ones (MXFP8 / MXFP6 / MXFP4, NVFP4) on one CTA and on a pair. Shared by print_plans, the ISA tests (test/isa/umma_gemm_kernel.cpp), the
 // host tests (test/unit/test_umma_host.cpp) and the GPU tests (test/gpu/test_umma_gemm.cu,
 // which no Blackwell GPU has run). Each is a struct, so its name shows in the kernel's
 // mangled symbol. Host-includable.
 #pragma once
 
+#include "tessera/core/float4.hpp"
+#include "tessera/core/float6.hpp"
 #include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
+#include "tessera/gemm/operand_scales.hpp"
 #include "tessera/gemm/umma_config.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace examples::umma {
 
 using tessera::bfloat16_t;
+using tessera::float4_e2m1x2_t;
+using tessera::float6_e2m3x4_t;
+using tessera::float6_e3m2x4_t;
 using tessera::float8_e4m3_t;
 using tessera::float8_e5m2_t;
 using tessera::ColumnMajor;
@@ -50,5 +57,39 @@ struct Fp8 : UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfl
 // fp8 mixed formats on a CTA pair: e4m3 A x e5m2 B -> fp32, 256x256 MMAs.
 struct Fp8Pair : UmmaConfig<float8_e4m3_t, RowMajor, float8_e5m2_t, ColumnMajor, float, RowMajor,
                             GemmShape<256, 256, 128>, CtaPair> {};
+
+// fp4 and fp6 (.kind::f8f6f4 too, K = 32 per MMA): packed in global memory (two values a
+// byte; four in three bytes), unpacked by TMA to a byte a value in the stages, so the stages
+// and the MMA's descriptors are fp8's. e2m1 x e2m1 -> bf16 on one CTA.
+struct Fp4 : UmmaConfig<float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, bfloat16_t, RowMajor,
+                        GemmShape<128, 256, 128>> {};
+// fp8 with fp4: e4m3 A x e2m1 B -> f16 on one CTA.
+struct Fp8Fp4 : UmmaConfig<float8_e4m3_t, RowMajor, float4_e2m1x2_t, ColumnMajor, half_t, RowMajor,
+                           GemmShape<128, 256, 128>> {};
+// fp6 on a CTA pair: e3m2 A x e2m3 B -> f32, 256x256 MMAs.
+struct Fp6Pair : UmmaConfig<float6_e3m2x4_t, RowMajor, float6_e2m3x4_t, ColumnMajor, float, RowMajor,
+                            GemmShape<256, 256, 128>, CtaPair> {};
+
+// Block scales (option::OperandScales; Arguments::epilogue.scales carries the row-major scale
+// tensors). N tiles of 128: two 128-column accumulators and the scale factors' columns share
+// the 512 columns of tensor memory (two of 256 would leave none for the scale factors).
+using MxScales = tessera::gemm::option::OperandScales<tessera::gemm::operand_scale::Mx>;
+using Nvfp4Scales = tessera::gemm::option::OperandScales<tessera::gemm::operand_scale::Nvfp4>;
+// MXFP8 (.kind::mxf8f6f4.block_scale, ue8m0 per 32 values): e4m3 x e4m3 -> bf16, one CTA.
+struct MxFp8 : UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                          GemmShape<128, 128, 128>, OneCta, ClusterShape<1, 1>, 2, 0, MxScales> {};
+// MX with fp6 A and fp4 B (.kind::mxf8f6f4): e2m3 x e2m1 -> f32 on a CTA pair, 256 x 128 MMAs.
+struct MxFp6Fp4Pair : UmmaConfig<float6_e2m3x4_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float, RowMajor,
+                                 GemmShape<256, 128, 128>, CtaPair, ClusterShape<1, 1>, 2, 0, MxScales> {};
+// NVFP4 (.kind::mxf4nvf4.block_scale.scale_vec::4X, ue4m3 per 16 values): fp4 packed two a byte
+// in the stages, a K tile of 256 values; -> bf16 on one CTA.
+struct NvFp4 : UmmaConfig<float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, bfloat16_t, RowMajor,
+                          GemmShape<128, 128, 256>, OneCta, ClusterShape<1, 1>, 2, 0, Nvfp4Scales> {};
+// NVFP4 on a CTA pair -> f32.
+struct NvFp4Pair : UmmaConfig<float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float, RowMajor,
+                              GemmShape<256, 128, 256>, CtaPair, ClusterShape<1, 1>, 2, 0, Nvfp4Scales> {};
+// MXFP4 (.kind::mxf4.block_scale.scale_vec::2X, ue8m0 per 32): fp4 x fp4 -> f16, one CTA.
+struct MxFp4 : UmmaConfig<float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, half_t, RowMajor,
+                          GemmShape<128, 128, 256>, OneCta, ClusterShape<1, 1>, 2, 0, MxScales> {};
 
 }  // namespace examples::umma

@@ -1,5 +1,5 @@
 // option::Scales (the wgmma family's fp8 scaling) on a tcgen05 fp8 configuration: refused,
-// not ignored (the tcgen05 fp8 GEMM applies no scales).
+// not ignored (the tcgen05 family takes block scales through option::OperandScales).
 #include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/umma_config.hpp"
 

@@ -6,7 +6,9 @@
 // path (TMA; packed with a workspace, generic without), odd sizes and K tails, beta != 0,
 // C == D, K = 0, the tiles a cluster or pair does not divide, against the float64 reference
 // with poisoned outputs, and the planned shared memory; the fp8 configurations (.kind::f8f6f4)
-// against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp).
+// against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp);
+// the fp6 / fp4 configurations likewise, on shapes TMA's unpacking types take, and the
+// arguments they refuse (named Status, D untouched).
 #include "tessera/gemm/umma_gemm.hpp"
 
 #include "gemm_case.hpp"
@@ -111,11 +113,131 @@ void fp8_sweep() {
   }
 }
 
+// A device D that refused calls must not have touched: still the poisoned host copy, bit
+// for bit.
+template <class T>
+void require_untouched(const tessera::test::DeviceBuffer<T>& device, const std::vector<T>& poisoned) {
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto out = device.download_with_guard();
+  for (std::size_t i = 0; i < poisoned.size(); ++i) {
+    INFO("element " << i);
+    REQUIRE(std::memcmp(&out[i], &poisoned[i], sizeof(poisoned[i])) == 0);
+  }
+}
+
+// fp6 / fp4 operands (TMA only, unpacked by TMA): K a multiple of 128 values and every
+// leading dimension a multiple of 128 values (32-byte pitches of fp4 and fp6); M and N tails,
+// several K tiles, many tiles per CTA, beta; K = 0; and the arguments TMA cannot take, refused
+// with their Status before anything is written (D still poisoned).
+template <class Config>
+void sub_byte_sweep() {
+  const auto aligned128 = [](CaseShape s) {
+    s.ld_multiple = 128;
+    return s;
+  };
+  for (const CaseShape& s : {aligned128({8, 8, 128}), aligned128({128, 256, 128}),
+                             aligned128({136, 264, 256, 0, 1.0f, 0.5f}), aligned128({520, 1032, 1024, 0, 1.5f, -0.25f}),
+                             aligned128({300, 70, 0, 0, 1.0f, 0.5f})}) {
+    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+  }
+  using Host = tessera::test::LowpHostCase<Unscaled<Config>>;
+  using tessera::test::DeviceBuffer;
+  const CaseShape s = aligned128({136, 264, 256, 0, 1.0f, 0.5f});
+  const Host host(s, tessera::test::fresh_seed());
+  DeviceBuffer<typename Config::ElementA> da(host.a);
+  DeviceBuffer<typename Config::ElementB> db(host.b);
+  DeviceBuffer<typename Config::ElementC> dc(host.c);
+  DeviceBuffer<typename Config::ElementD> dd(host.d);
+  const auto good = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
+  static_assert(Config::kSubByteB, "these cases break B, the unpacked operand of every such configuration");
+  auto bad_k = good;
+  bad_k.K = 200;          // not a multiple of 128 values
+  auto bad_ldb = good;
+  bad_ldb.ldb += 32;      // 16 (fp4) or 24 (fp6) bytes more: the pitch is no multiple of 32 bytes
+  auto bad_b = good;
+  bad_b.B = good.B + 1;   // 1 or 3 bytes into the allocation: not 32-byte aligned
+  CHECK(gemm::Gemm<Config>::run(bad_k) == Status::kErrorSubByteOperandK);
+  CHECK(gemm::Gemm<Config>::run(bad_ldb) == Status::kErrorMisalignedB);
+  CHECK(gemm::Gemm<Config>::run(bad_b) == Status::kErrorMisalignedB);
+  require_untouched(dd, host.d);
+}
+
+// Block-scaled configurations (TMA only): the operands as the fp8 / fp6 / fp4 cases, plus the
+// row-major scale tensors (padded rows, a NaN code in the padding, a pointer one byte into
+// its allocation: the scale loader reads bytes), against the float64 product of the
+// dequantized inputs.
+template <class Config>
+void check_scaled_gemm(const CaseShape& s, tessera::test::ScaleLayout layout) {
+  using Host = tessera::test::LowpHostCase<Config>;
+  using tessera::test::DeviceBuffer;
+  const std::uint64_t seed = tessera::test::fresh_seed();
+  const Host host(s, seed, layout);
+  INFO(host.describe(seed));
+  DeviceBuffer<typename Config::ElementA> da(host.a);
+  DeviceBuffer<typename Config::ElementB> db(host.b);
+  DeviceBuffer<typename Config::ElementC> dc(host.c);
+  DeviceBuffer<typename Config::ElementD> dd(host.d);
+  DeviceBuffer<std::uint8_t> sa(host.scale_a), sb(host.scale_b);
+  const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr, sa.ptr, sb.ptr);
+  REQUIRE(gemm::umma_path<Config>(args) == UmmaPath::kTma);
+  const Status st = gemm::Gemm<Config>::run(args);
+  INFO("status " << status_name(st));
+  REQUIRE(st == Status::kSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto r = host.check_output(dd.download_with_guard(), DeviceBuffer<typename Config::ElementD>::kGuard);
+  INFO(r.compare.describe());
+  CHECK_CASE_OUTCOME(s, r);
+  // Bad scale arguments: named Status values, D untouched (still poisoned).
+  if (s.M > 0 && s.N > 0 && s.K > 0) {
+    auto no_a = args;
+    no_a.epilogue.scales.a.data = nullptr;
+    auto short_b = args;
+    short_b.epilogue.scales.b.count -= 1 + host.ld_scale;  // less than (N - 1) * ld + blocks
+    const Host fresh(s, seed, layout);
+    DeviceBuffer<typename Config::ElementD> untouched(fresh.d);
+    no_a.D = short_b.D = untouched.ptr + (args.D - dd.ptr);
+    CHECK(gemm::Gemm<Config>::run(no_a) == Status::kErrorNullBlockScalesA);
+    CHECK(gemm::Gemm<Config>::run(short_b) == Status::kErrorBlockScalesBTooSmall);
+    require_untouched(untouched, fresh.d);
+  }
+}
+
+// K in units of 16 (fp8: TMA's 16-byte rule) or 32 values (fp4 read packed): tails inside a
+// K tile; for MX on fp8, K = 144 ends inside a 32-value scale block; fp6 / fp4 unpacked need
+// K % 128.
+template <class Config>
+void scaled_sweep() {
+  constexpr bool kUnpacked = Config::kSubByteA || Config::kSubByteB;
+  constexpr bool kPacked = Config::kValuesPerKUnit > 1;
+  const std::int64_t ld = kUnpacked ? 128 : 32;
+  const auto shaped = [ld](CaseShape s) {
+    s.ld_multiple = ld;
+    return s;
+  };
+  const std::int64_t tail_k = kUnpacked ? 384 : kPacked ? 288 : 144;
+  for (const CaseShape& s : {shaped({128, 128, kUnpacked ? 128 : 256}), shaped({136, 264, tail_k, 0, 1.0f, 0.5f}),
+                             shaped({520, 1032, 1024, 0, 1.5f, -0.25f}), shaped({70, 90, 0, 0, 1.0f, 0.5f})}) {
+    check_scaled_gemm<Config>(s, {});
+  }
+  check_scaled_gemm<Config>(shaped({200, 130, kUnpacked ? 512 : 480}), {3, true});  // padded, misaligned scales
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("umma GEMM: block scales (MXFP8/6/4 .kind::mxf8f6f4 and .kind::mxf4, NVFP4 .kind::mxf4nvf4)",
+                   "[gpu][umma][block_scaled]", examples::umma::MxFp8, examples::umma::MxFp6Fp4Pair,
+                   examples::umma::NvFp4, examples::umma::NvFp4Pair, examples::umma::MxFp4) {
+  scaled_sweep<TestType>();
+}
 
 TEMPLATE_TEST_CASE("umma GEMM: fp8 (.kind::f8f6f4), every path", "[gpu][umma][fp8]", examples::umma::Fp8,
                    examples::umma::Fp8Pair) {
   fp8_sweep<TestType>();
+}
+
+TEMPLATE_TEST_CASE("umma GEMM: fp6 and fp4 (.kind::f8f6f4, unpacked by TMA)", "[gpu][umma][fp6][fp4]",
+                   examples::umma::Fp4, examples::umma::Fp8Fp4, examples::umma::Fp6Pair) {
+  sub_byte_sweep<TestType>();
 }
 
 TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, every path", "[gpu][umma]", examples::umma::Tn,

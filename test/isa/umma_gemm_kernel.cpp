@@ -41,11 +41,9 @@ struct PairBatched : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, f
 #include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
 
 namespace tessera::gemm {
-#define UMMA_ISA_INSTANTIATE(C)                                                                         \
-  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::kTma>(                              \
-      const __grid_constant__ TmaGemmParams<examples::umma::C>);                                                 \
-  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::kGeneric>(                          \
-      const __grid_constant__ TmaGemmParams<examples::umma::C>);
+#define UMMA_ISA_INSTANTIATE_PATH(C, P) \
+  template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::P>(const __grid_constant__ TmaGemmParams<examples::umma::C>);
+#define UMMA_ISA_INSTANTIATE(C) UMMA_ISA_INSTANTIATE_PATH(C, kTma) UMMA_ISA_INSTANTIATE_PATH(C, kGeneric)
 UMMA_ISA_INSTANTIATE(Tn)
 UMMA_ISA_INSTANTIATE(NnF32)
 UMMA_ISA_INSTANTIATE(ColD)
@@ -53,6 +51,15 @@ UMMA_ISA_INSTANTIATE(Multicast)
 UMMA_ISA_INSTANTIATE(Pair)
 UMMA_ISA_INSTANTIATE(Fp8)
 UMMA_ISA_INSTANTIATE(Fp8Pair)
+// Operands only TMA loads (fp6 / fp4, unpacked by TMA): the TMA path only (there is no other).
+UMMA_ISA_INSTANTIATE_PATH(Fp4, kTma)
+UMMA_ISA_INSTANTIATE_PATH(Fp8Fp4, kTma)
+UMMA_ISA_INSTANTIATE_PATH(Fp6Pair, kTma)
+UMMA_ISA_INSTANTIATE_PATH(MxFp8, kTma)
+UMMA_ISA_INSTANTIATE_PATH(MxFp6Fp4Pair, kTma)
+UMMA_ISA_INSTANTIATE_PATH(NvFp4, kTma)
+UMMA_ISA_INSTANTIATE_PATH(NvFp4Pair, kTma)
+UMMA_ISA_INSTANTIATE_PATH(MxFp4, kTma)
 // The packed path's kernel without a workspace (only D misaligned): TMA loads, direct stores.
 template __global__ void umma_gemm_kernel<examples::umma::Tn, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<examples::umma::Tn>);
@@ -75,9 +82,15 @@ int print_numbers() {
   using Generic = typename Config::GenericConfig;
   using Plans = tessera::gemm::UmmaSmemPlan<Config>;
   using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
-  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\n", Plans::Plan::kTotalBytes,
+  std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\nTX=%d\n", Plans::Plan::kTotalBytes,
               Plans::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), GenericPlans::GenericPlan::kTotalBytes,
-              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc));
+              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc), Config::Operands::kStageTxBytes);
+  // Block scales: the descriptor of each K step (its scale factor data IDs).
+  if constexpr (Config::kBlockScaled) {
+    for (int kk = 0; kk < 4; ++kk) {
+      std::printf("IDESC%d=%u\n", kk, unsigned(tessera::mma::umma::with_scale_ids<Config::kScaledKind>(Config::kInstr, kk)));
+    }
+  }
   return 0;
 }
 
@@ -92,7 +105,18 @@ int main(int argc, char** argv) {
   if (std::strcmp(name, "PairBatched") == 0) return print_numbers<examples::umma::PairBatched>();
   if (std::strcmp(name, "Fp8") == 0) return print_numbers<examples::umma::Fp8>();
   if (std::strcmp(name, "Fp8Pair") == 0) return print_numbers<examples::umma::Fp8Pair>();
-  std::fprintf(stderr, "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched|Fp8|Fp8Pair\n", argv[0]);
+  if (std::strcmp(name, "Fp4") == 0) return print_numbers<examples::umma::Fp4>();
+  if (std::strcmp(name, "Fp8Fp4") == 0) return print_numbers<examples::umma::Fp8Fp4>();
+  if (std::strcmp(name, "Fp6Pair") == 0) return print_numbers<examples::umma::Fp6Pair>();
+  if (std::strcmp(name, "MxFp8") == 0) return print_numbers<examples::umma::MxFp8>();
+  if (std::strcmp(name, "MxFp6Fp4Pair") == 0) return print_numbers<examples::umma::MxFp6Fp4Pair>();
+  if (std::strcmp(name, "NvFp4") == 0) return print_numbers<examples::umma::NvFp4>();
+  if (std::strcmp(name, "NvFp4Pair") == 0) return print_numbers<examples::umma::NvFp4Pair>();
+  if (std::strcmp(name, "MxFp4") == 0) return print_numbers<examples::umma::MxFp4>();
+  std::fprintf(stderr,
+               "usage: %s Tn|NnF32|ColD|Multicast|Pair|Grouped|PairBatched|Fp8|Fp8Pair|Fp4|Fp8Fp4|Fp6Pair|MxFp8|"
+               "MxFp6Fp4Pair|NvFp4|NvFp4Pair|MxFp4\n",
+               argv[0]);
   return 2;
 }
 
@@ -317,9 +341,165 @@ int main(int argc, char** argv) {
 // FP8PAIR-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#GIDESC]], p;
 // FP8PAIR-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#GTMEM]];
 //
+// fp4 x fp4 on one CTA (operands unpacked by TMA to a byte a value): .kind::f8f6f4 MMAs with
+// the e2m1 codes in the descriptor, four per K tile of 128 values; each stage's expected bytes
+// are the packed ones (TX: 4 bits a value).
+// FP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma3Fp4ELNS0_7TmaPathE0E
+// FP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP4-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP4-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX]];
+// FP4-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP4-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP4-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP4-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// FP4-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// FP4-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// FP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// fp8 A with fp4 B on one CTA: B's code only in the descriptor; 8 + 4 bits a value delivered.
+// FP8FP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma6Fp8Fp4ELNS0_7TmaPathE0E
+// FP8FP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP8FP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP8FP4-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX]];
+// FP8FP4-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.mma.cta_group::1.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP8FP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// fp6 (e3m2 x e2m3) on a CTA pair: cta_group::2 .kind::f8f6f4 from the leader, which expects
+// both CTAs' packed bytes (2 x TX).
+// FP6PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma7Fp6PairELNS0_7TmaPathE0E
+// FP6PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// FP6PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// FP6PAIR-DAG:   tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// FP6PAIR-DAG:   mov.{{u32|b32}} [[TXREG:%r[0-9]+]], [[#TX + TX]];
+// FP6PAIR-DAG:   mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}], [[TXREG]];
+// FP6PAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.mma.cta_group::2.kind::f8f6f4 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC]], p;
+// FP6PAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// FP6PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// Block scales, MXFP8 on one CTA: the scale loader's byte loads of the scale tensors, word
+// stores into the stage, proxy fence and its arrival on the full barrier (4 arrivals: TX);
+// per K tile the MMA thread copies the 2 atoms (A's, B's) with tcgen05.cp, then issues the 4
+// block-scaled MMAs, each with its scale factor data IDs (IDESC0..3).
+// MXFP8-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5MxFp8ELNS0_7TmaPathE0E
+// MXFP8:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// MXFP8:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// MXFP8-DAG:   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// MXFP8-DAG:   mov.{{u32|b32}} [[FULLREG:%r[0-9]+]], 4;
+// MXFP8-DAG:   mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}], [[FULLREG]];
+// MXFP8-DAG:   ld.global.u8
+// MXFP8-DAG:   st.shared.u32
+// MXFP8-DAG:   fence.proxy.async.shared::cta;
+// MXFP8-DAG:   mbarrier.arrive.release.cta.shared::cta.b64
+// MXFP8-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [
+// MXFP8-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP8-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP8-DAG:   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP8-DAG:   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC1]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP8-DAG:   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC2]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP8-DAG:   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC3]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP8-DAG:   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+// MXFP8-DAG:   tcgen05.ld.sync.aligned.32x32b.x32.b32
+// MXFP8-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// The order inside a K tile (prefix BSSTEPS, MXFP8's kernel): the copies of the stage's scale
+// factors, then the 4 MMAs with data IDs 0, 1, 2, 3, then the commit that frees the stage.
+// BSSTEPS-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5MxFp8ELNS0_7TmaPathE0E
+// BSSTEPS:       tcgen05.fence::after_thread_sync;
+// BSSTEPS:       tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// BSSTEPS:       tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// BSSTEPS-NOT:   tcgen05.cp
+// BSSTEPS:       tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// BSSTEPS:       tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC1]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// BSSTEPS:       tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC2]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// BSSTEPS:       tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC3]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// BSSTEPS-NOT:   tcgen05.mma
+// BSSTEPS:       tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [
+//
+// MX with fp6 A and fp4 B on a CTA pair: cta_group::2 copies and MMAs from the leader; the
+// peer's scale loader arrives on the leader's full barrier with cluster-scope release
+// (7 arrivals: the TMA's and both CTAs' 3 warps).
+// MXPAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma12MxFp6Fp4PairELNS0_7TmaPathE0E
+// MXPAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// MXPAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// MXPAIR-DAG:   tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[#TMEM]];
+// MXPAIR-DAG:   mov.{{u32|b32}} [[FULLREG:%r[0-9]+]], 7;
+// MXPAIR-DAG:   mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}], [[FULLREG]];
+// MXPAIR-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];
+// MXPAIR-DAG:   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [
+// MXPAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXPAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXPAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXPAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC1]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXPAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC2]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXPAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC3]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXPAIR-DAG:   tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// MXPAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// NVFP4 on one CTA: .kind::mxf4nvf4 scale_vec::4X, fp4 read packed (a K tile of 256 values);
+// 8 atoms a K tile (A's 4 words, B's 4), every MMA with data IDs 0 (IDESC0).
+// NVFP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5NvFp4ELNS0_7TmaPathE0E
+// NVFP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// NVFP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+// NVFP4PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma9NvFp4PairELNS0_7TmaPathE0E
+// NVFP4PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// NVFP4PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.cp.cta_group::2.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// NVFP4PAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4PAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4PAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4PAIR-DAG:   tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// NVFP4PAIR-DAG:   tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
+// MXFP4 on one CTA: .kind::mxf4 scale_vec::2X; 4 atoms a K tile (2 words each of A and B);
+// the MMAs' data IDs 0, 2, 0, 2 (IDESC0, IDESC1, IDESC2 = IDESC0, IDESC3 = IDESC1).
+// MXFP4-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma5MxFp4ELNS0_7TmaPathE0E
+// MXFP4:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
+// MXFP4:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
+// MXFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP4-DAG:   tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// MXFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC0]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC1]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC2]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP4-DAG:   tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[#IDESC3]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], p;
+// MXFP4-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
+//
 // ---- what must not be there: one run over every kernel (prefix NEG) -------------------------
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE0E
-// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma|kind::f8f6f4}}
+// NEG-NOT:   {{cta_group::2|multicast|barrier.cluster|wgmma|kind::f8f6f4|tcgen05.cp|block_scale}}
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE1E
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // NEG-LABEL: .entry {{.*}}4umma5NnF32ELNS0_7TmaPathE0E
@@ -341,13 +521,31 @@ int main(int argc, char** argv) {
 // NEG-NOT:   {{cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // fp8: no 16-bit MMA; one CTA without a cluster, or a pair without multicast copies.
 // NEG-LABEL: .entry {{.*}}4umma3Fp8ELNS0_7TmaPathE0E
-// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster}}
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|tcgen05.cp|block_scale}}
 // NEG-LABEL: .entry {{.*}}4umma3Fp8ELNS0_7TmaPathE1E
 // NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
 // NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE0E
 // NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast}}
 // NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE1E
 // NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
+// fp6 / fp4: one TMA-path kernel each (no generic path), no 16-bit MMA.
+// NEG-LABEL: .entry {{.*}}4umma3Fp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|tcgen05.cp|block_scale|4umma3Fp4ELNS0_7TmaPathE1E}}
+// NEG-LABEL: .entry {{.*}}4umma6Fp8Fp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|4umma6Fp8Fp4ELNS0_7TmaPathE1E}}
+// NEG-LABEL: .entry {{.*}}4umma7Fp6PairELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast|4umma7Fp6PairELNS0_7TmaPathE1E}}
+// Block scales: only block-scaled MMAs (no scale-factor copies without them: Tn, Fp8, Fp4 above).
+// NEG-LABEL: .entry {{.*}}4umma5MxFp8ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16 |kind::f8f6f4 |cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma12MxFp6Fp4PairELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16 |kind::f8f6f4 |cta_group::1|complete_tx::bytes.multicast}}
+// NEG-LABEL: .entry {{.*}}4umma5NvFp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16 |kind::f8f6f4|kind::mxf8f6f4|cta_group::2|multicast|barrier.cluster}}
+// NEG-LABEL: .entry {{.*}}4umma9NvFp4PairELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16 |kind::f8f6f4|kind::mxf8f6f4|cta_group::1|complete_tx::bytes.multicast}}
+// NEG-LABEL: .entry {{.*}}4umma5MxFp4ELNS0_7TmaPathE0E
+// NEG-NOT:   {{kind::f16 |kind::f8f6f4|kind::mxf8f6f4|kind::mxf4nvf4|cta_group::2|multicast|barrier.cluster}}
 // The packed path's direct-store kernel: the TMA path's loads, no TMA store.
 // NEG-LABEL: .entry {{.*}}4umma2TnELNS0_7TmaPathE2E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d.global.shared::cta|cta_group::2|multicast|barrier.cluster}}
@@ -357,8 +555,32 @@ int main(int argc, char** argv) {
 // NEG-LABEL: .entry {{.*}}4umma11PairBatchedELNS0_7TmaPathE0E
 // NEG-NOT:   {{cp.async.bulk.tensor.2d|cta_group::1|complete_tx::bytes.multicast}}
 //
-// ---- ptxas report (prefix REPORT): seventeen kernels, none with a stack frame, spills or static
+// ---- ptxas report (prefix REPORT): twenty-five kernels, none with a stack frame, spills or static
 // shared memory (a "N bytes smem" clause would follow the barrier count) ----------------------
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
+// REPORT:      Function properties for {{.*}}umma_gemm_kernel
+// REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}
 // REPORT:      Function properties for {{.*}}umma_gemm_kernel
 // REPORT-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // REPORT-NEXT: Used {{[0-9]+}} registers, used {{[0-9]+}} barriers{{$}}

@@ -1,7 +1,7 @@
 // The host half of one low-precision GEMM check (fp8, fp6 and fp4 operands, with operand
 // scales), for the emulated MFMA tests (and any suite that runs such a configuration):
 // fresh random operands as format codes (every value finite, never all zero), random
-// scales (MX: e8m0 exponents around 1, a row's padding filled with the NaN code 0xff so that
+// scales (MX: e8m0 exponents around 1; NVFP4: ue4m3 from 0.5 to 2; a row's padding filled with the NaN code 0xff so that
 // a read past K shows; per-tensor: two floats), random C, D poisoned; the Arguments over
 // any copy of them; and the float64 reference of the dequantized inputs, decoded from the
 // formats' definitions (narrow_float_reference.hpp), not by the library's types.
@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <sstream>
@@ -70,9 +71,6 @@ struct LowpHostCase {
   using LC = typename Config::LayoutC;
   using Mode = typename Config::OperandScales;
   using Args = gemm::Arguments<EA, EB, EC, ED, typename Config::Epilogue::Arguments>;
-  static constexpr int kPerByte = std::is_same_v<EA, float4_e2m1x2_t> ? 2 : 1;
-  template <class T>
-  static constexpr bool kSix = std::is_same_v<T, float6_e2m3x4_t> || std::is_same_v<T, float6_e3m2x4_t>;
   static constexpr bool kBlock = Mode::kBlock;
 
   CaseShape shape;
@@ -88,7 +86,10 @@ struct LowpHostCase {
   std::int64_t ld_scale = 0, scale_off = 0;
   float tensor_scale[2] = {0.75f, 1.5f};       // per-tensor mode
 
-  static std::int64_t blocks(std::int64_t K) { return kBlock ? (K + 31) / 32 : 0; }
+  // Values of K a block scale covers: 32 (MX, e8m0) or 16 (NVFP4, ue4m3).
+  static constexpr int kBlockValues = kBlock ? gemm::detail::scale_block_values<Mode>() : 1;
+  static constexpr bool kUe4m3 = kBlockValues == 16;
+  static std::int64_t blocks(std::int64_t K) { return kBlock ? (K + kBlockValues - 1) / kBlockValues : 0; }
 
   LowpHostCase(const CaseShape& s, std::uint64_t seed, ScaleLayout sl = {})
       : shape(s),
@@ -98,12 +99,9 @@ struct LowpHostCase {
         ldc(case_ld(s, LC::min_ld(s.M, s.N), s.pad)),
         ldd(s.in_place ? ldc : case_ld(s, LC::min_ld(s.M, s.N), 2 * s.pad)),
         off(s.offset_pointers ? 1 : 0) {
-    if (kPerByte == 2) {  // fp4: even leading dimensions (the library refuses odd ones)
-      lda += lda % 2;
-      ldb += ldb % 2;
-    }
-    if (kSix<EA>) lda += (4 - lda % 4) % 4;  // fp6: rows start on a byte (a multiple of 4 values)
-    if (kSix<EB>) ldb += (4 - ldb % 4) % 4;
+    // Packed types: leading dimensions of whole elements (the libraries refuse others).
+    lda += (values_per_element<EA> - lda % values_per_element<EA>) % values_per_element<EA>;
+    ldb += (values_per_element<EB> - ldb % values_per_element<EB>) % values_per_element<EB>;
     std::mt19937_64 rng(seed);
     a_codes = random_codes(lowp_format<EA>(), s.M, s.K, rng);
     b_codes = random_codes(lowp_format<EB>(), s.N, s.K, rng);
@@ -145,66 +143,41 @@ struct LowpHostCase {
   }
 
   // Row r (of A; column r of B) of K values at r * ld values from the allocation's start
-  // plus `off` bytes; padding bytes hold codes that decode to large values, never read.
+  // plus `off` elements: value v of the operand at bits v * b .. v * b + b - 1 of the bytes
+  // (b bits a value: a little-endian bit stream, the packed types' layout, written bit by bit
+  // here); padding bytes hold codes that decode to large values, never read.
   template <class T>
   std::vector<T> pack(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K, std::int64_t ld) const {
-    if constexpr (kSix<T>) {
-      return pack_six<T>(codes, rows, K, ld);
-    } else {
-      return pack_bytes<T>(codes, rows, K, ld);
-    }
-  }
-  template <class T>
-  std::vector<T> pack_bytes(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K,
-                            std::int64_t ld) const {
-    const std::int64_t bytes = rows == 0 ? 1 : ((rows - 1) * ld + K + kPerByte - 1) / kPerByte;
-    std::vector<T> out(std::size_t(off + std::max<std::int64_t>(bytes, 1)), T::from_bits(0x77));
+    constexpr int kBits = value_bits<T>;
+    const std::int64_t values = rows == 0 ? 0 : (rows - 1) * ld + K;
+    const std::int64_t elements = (values * kBits / 8 + std::int64_t(sizeof(T)) - 1) / std::int64_t(sizeof(T));
+    std::vector<std::uint8_t> bytes(std::size_t(off + std::max<std::int64_t>(elements, 1)) * sizeof(T), 0x77);
+    std::uint8_t* data = bytes.data() + off * std::int64_t(sizeof(T));
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t k = 0; k < K; ++k) {
-        const std::int64_t v = r * ld + k;
-        auto& byte = out[std::size_t(off + v / kPerByte)].bits;
         const std::uint8_t code = codes[std::size_t(r * K + k)];
-        if (kPerByte == 1) {
-          byte = code;
-        } else {
-          const int shift = 4 * int(v % 2);
-          byte = std::uint8_t((byte & ~(0xf << shift)) | (code << shift));
+        for (int j = 0; j < kBits; ++j) {
+          const std::int64_t bit = (r * ld + k) * kBits + j;
+          const auto mask = std::uint8_t(1u << (bit % 8));
+          std::uint8_t& byte = data[bit / 8];
+          byte = ((code >> j) & 1u) ? std::uint8_t(byte | mask) : std::uint8_t(byte & ~mask);
         }
       }
     }
+    std::vector<T> out(bytes.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(out.data()), bytes.data(), bytes.size());
     return out;
   }
 
-  // fp6: the stream of values v = r * ld + k, each 6-bit code in bits [6 v, 6 v + 6) (byte
-  // 6 v / 8, the low bits first); the padding values (and the last group's tail) hold code
-  // 0x1f, the largest magnitude of either format (7.5, 28), which no correct kernel reads.
-  template <class T>
-  std::vector<T> pack_six(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K,
-                          std::int64_t ld) const {
-    const std::int64_t values = rows == 0 ? 0 : (rows - 1) * ld + K;
-    std::vector<std::uint8_t> stream(std::size_t(3 * ((values + 3) / 4) + 3), 0);
-    auto put = [&](std::int64_t v, unsigned code) {
-      for (int b = 0; b < 6; ++b) {
-        const std::int64_t bit = 6 * v + b;
-        auto& byte = stream[std::size_t(bit / 8)];
-        byte = std::uint8_t((byte & ~(1u << (bit % 8))) | (((code >> b) & 1u) << (bit % 8)));
-      }
-    };
-    for (std::int64_t v = 0; v < 4 * ((values + 3) / 4); ++v) put(v, 0x1fu);
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t k = 0; k < K; ++k) put(r * ld + k, codes[std::size_t(r * K + k)]);
-    std::vector<T> out(std::size_t(off + std::max<std::int64_t>((values + 3) / 4, 1)), T::from_bits24(0x7df7df));
-    for (std::size_t g = 0; 3 * g + 2 < stream.size() && off + std::int64_t(g) < std::int64_t(out.size()); ++g) {
-      for (int i = 0; i < 3; ++i) out[std::size_t(off) + g].bytes[i] = stream[3 * g + std::size_t(i)];
-    }
-    return out;
-  }
-
-  // e8m0 codes 127 +- 2 (scales 1/4 .. 4); the row padding (and the allocation's tail) 0xff.
+  // Scale codes (e8m0 127 +- 2: 1/4 .. 4; ue4m3 0.5 .. 2); the row padding (and the
+// allocation's tail) 0xff, NaN either way.
   std::vector<std::uint8_t> random_scales(std::int64_t rows, std::int64_t K, std::mt19937_64& rng) const {
     std::vector<std::uint8_t> out(std::size_t(scale_off + std::max<std::int64_t>(rows * ld_scale, 1)), 0xff);
     for (std::int64_t r = 0; r < rows; ++r) {
-      for (std::int64_t kb = 0; kb < blocks(K); ++kb) out[std::size_t(scale_off + r * ld_scale + kb)] = std::uint8_t(125 + rng() % 5);
+      for (std::int64_t kb = 0; kb < blocks(K); ++kb) {
+        // e8m0 2^-2 .. 2^2; ue4m3 the 17 codes from 0.5 (0x30) to 2 (0x40).
+        out[std::size_t(scale_off + r * ld_scale + kb)] = kUe4m3 ? std::uint8_t(0x30 + rng() % 17) : std::uint8_t(125 + rng() % 5);
+      }
     }
     return out;
   }
@@ -261,7 +234,9 @@ struct LowpHostCase {
         const std::size_t i = std::size_t(r * shape.K + k);
         out[i] = value[codes[i]];
         if constexpr (kBlock) {
-          out[i] *= std::ldexp(1.0, int(scales[std::size_t(scale_off + r * ld_scale + k / 32)]) - 127);
+          const std::uint8_t sc = scales[std::size_t(scale_off + r * ld_scale + k / kBlockValues)];
+          // ue4m3: e4m3's non-negative codes (bit 7 not part of the format).
+          out[i] *= kUe4m3 ? reference::kE4M3.decode(sc & 0x7fu) : std::ldexp(1.0, int(sc) - 127);
         }
       }
     }

@@ -231,6 +231,36 @@ TEST_CASE("float6_e2m3x4_t / e3m2x4_t pack value i in bits [6i, 6i + 6) of three
   CHECK(std::string(type_name<float6_e3m2x4_t>::value) == "e3m2x4");
 }
 
+TEST_CASE("float6_e2m3x4_t / float6_e3m2x4_t pack four values in three bytes, low bits first", "[numeric][mx]") {
+  // Value i in bits 6i .. 6i + 5 of the little-endian bytes, written out bit by bit here as a
+  // bit stream (value i's bit j is stream bit 6i + j, byte (6i + j) / 8, bit (6i + j) % 8).
+  for (std::uint32_t word = 0; word < (1u << 24); word += 4093u) {
+    const auto four = float6_e2m3x4_t::from_bits24(word);
+    for (int i = 0; i < 4; ++i) {
+      unsigned expected = 0;
+      for (int j = 0; j < 6; ++j) {
+        const int bit = 6 * i + j;
+        expected |= ((four.bytes[bit / 8] >> (bit % 8)) & 1u) << j;
+      }
+      REQUIRE(four[i].bits == expected);
+    }
+    REQUIRE(float6_e2m3x4_t::pack(four[0], four[1], four[2], four[3]).bits24() == word);
+  }
+  // 1.5 (e3m2 0x0e), -28 (0x3f), 0.0625 (smallest subnormal, 0x01), 0: the word
+  // 0x0e | 0x3f << 6 | 0x01 << 12 = 0x001fce, bytes 0xce, 0x1f, 0x00.
+  const auto v = float6_e3m2x4_t::pack(float6_e3m2_t(1.5f), float6_e3m2_t(-28.f), float6_e3m2_t(0.0625f),
+                                       float6_e3m2_t(0.f));
+  CHECK(v.bytes[0] == 0xce);
+  CHECK(v.bytes[1] == 0x1f);
+  CHECK(v.bytes[2] == 0x00);
+  CHECK(float(v[1]) == -28.f);
+  STATIC_REQUIRE(sizeof(float6_e3m2x4_t) == 3 && alignof(float6_e3m2x4_t) == 1);
+  STATIC_REQUIRE(values_per_element<float6_e3m2x4_t> == 4 && value_bits<float6_e3m2x4_t> == 6);
+  STATIC_REQUIRE(values_per_element<float4_e2m1x2_t> == 2 && value_bits<float4_e2m1x2_t> == 4);
+  STATIC_REQUIRE(values_per_element<float8_e4m3_t> == 1 && value_bits<float8_e4m3_t> == 8);
+  CHECK(std::string(type_name<float6_e2m3x4_t>::value) == "e2m3x4");
+}
+
 TEST_CASE("The types plug into to_float / from_float and type_name", "[numeric]") {
   CHECK(to_float(float8_e4m3_t::from_bits(0x38)) == 1.f);
   CHECK(from_float<float8_e5m2_t>(-2.f).bits == 0xc0);

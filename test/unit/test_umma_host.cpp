@@ -18,6 +18,7 @@
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
+#include "descriptor_field.hpp"
 #include "umma_configs.hpp"
 
 using namespace tessera;
@@ -25,11 +26,8 @@ namespace umma = tessera::mma::umma;
 
 namespace {
 
-// A field of a descriptor: its first bit and width, from the PTX ISA's table.
-struct Field {
-  int lsb, width;
-};
-std::uint64_t field(std::uint64_t v, Field f) { return (v >> f.lsb) & ((std::uint64_t(1) << f.width) - 1); }
+using tessera::test::Field;
+using tessera::test::field;
 
 // PTX ISA 9.7.16.4.2, Table 42 (instruction descriptor, .kind::f16 and .kind::f8f6f4: the
 // same fields), written out here independently of the encoder.
@@ -37,11 +35,18 @@ constexpr Field kSparseSelector{0, 2}, kSparse{2, 1}, kSaturate{3, 1}, kDType{4,
     kAType{7, 3}, kBType{10, 3}, kNegateA{13, 1}, kNegateB{14, 1}, kTransposeA{15, 1}, kTransposeB{16, 1},
     kNShr3{17, 6}, kReserved23{23, 1}, kMShr4{24, 5}, kReserved29{29, 1}, kMaxShift{30, 2};
 
-// Table 42's A / B type codes: .kind::f16 F16 = 0, BF16 = 1; .kind::f8f6f4 E4M3 = 0, E5M2 = 1.
+// Table 42's A / B type codes: .kind::f16 F16 = 0, BF16 = 1; .kind::f8f6f4 E4M3 = 0, E5M2 = 1,
+// E2M3 = 3, E3M2 = 4, E2M1 = 5.
 template <class T>
 std::uint64_t table42_type() {
   if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, float8_e4m3_t>) {
     return 0;
+  } else if constexpr (std::is_same_v<T, float6_e2m3x4_t>) {
+    return 3;
+  } else if constexpr (std::is_same_v<T, float6_e3m2x4_t>) {
+    return 4;
+  } else if constexpr (std::is_same_v<T, float4_e2m1x2_t>) {
+    return 5;
   } else {
     static_assert(std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float8_e5m2_t>, "no Table 42 code");
     return 1;
@@ -88,7 +93,11 @@ TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it",
   check_instruction_descriptor<examples::umma::Fp8>();
   check_instruction_descriptor<examples::umma::Fp8Pair>();
   check_instruction_descriptor<examples::umma::Fp8Pair::GenericConfig>();
-  STATIC_REQUIRE(examples::umma::Fp8::kFp8 && examples::umma::Fp8Pair::kFp8 && !examples::umma::Tn::kFp8);
+  check_instruction_descriptor<examples::umma::Fp4>();
+  check_instruction_descriptor<examples::umma::Fp8Fp4>();
+  check_instruction_descriptor<examples::umma::Fp6Pair>();
+  STATIC_REQUIRE(examples::umma::Fp8::kLowp && examples::umma::Fp8Pair::kLowp && !examples::umma::Tn::kLowp);
+  STATIC_REQUIRE(examples::umma::Fp4::kLowp && examples::umma::Fp8Fp4::kLowp && examples::umma::Fp6Pair::kLowp);
   // Two values worked out by hand from the table: bf16 x bf16 -> f32, both K-major,
   // M=128 N=256: D type bit 4, A and B type bits 7 and 10, N>>3 = 32 at bit 17, M>>4 = 8 at
   // bit 24; the pair's M=256 puts 16 at bit 24.
@@ -100,15 +109,26 @@ TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it",
   // N and M; e4m3 x e5m2 on a pair (M=256): B type 1 at bit 10.
   CHECK(examples::umma::Fp8::kIdesc == 0x08400010u);
   CHECK(examples::umma::Fp8Pair::kIdesc == 0x10400410u);
-  // Every format code of the .kind::f8f6f4 column (the sub-byte ones are not issued).
+  // fp4 x fp4 (E2M1 = 5 at bits 7 and 10: 0x280 | 0x1400), 128 x 256: 0x08401690; e4m3 x
+  // e2m1: only B's 0x1400; e3m2 (4: 0x200) x e2m3 (3: 0xc00) on a pair, M = 256: 0x10400e10.
+  // The same values come from CUTLASS's UMMA::make_instr_desc (cute/arch/mma_sm100_desc.hpp)
+  // for float_e2m1_unpacksmem_t etc. (see benchmark/notes/lowp_amd_sm100.md).
+  CHECK(examples::umma::Fp4::kIdesc == 0x08401690u);
+  CHECK(examples::umma::Fp8Fp4::kIdesc == 0x08401410u);
+  CHECK(examples::umma::Fp6Pair::kIdesc == 0x10400e10u);
+  // Every format code of the .kind::f8f6f4 column, and Tessera's storage type of each.
   CHECK(std::uint32_t(umma::F8F6F4Format::kE4M3) == 0);
   CHECK(std::uint32_t(umma::F8F6F4Format::kE5M2) == 1);
   CHECK(std::uint32_t(umma::F8F6F4Format::kE2M3) == 3);
   CHECK(std::uint32_t(umma::F8F6F4Format::kE3M2) == 4);
   CHECK(std::uint32_t(umma::F8F6F4Format::kE2M1) == 5);
-  // K of one MMA: 32 bytes of a K-major row (16 16-bit values, 32 fp8 values).
-  STATIC_REQUIRE(umma::kInstructionK<bfloat16_t> == 16);
-  STATIC_REQUIRE(umma::kInstructionK<float8_e5m2_t> == 32);
+  STATIC_REQUIRE(umma::f8f6f4_format<float6_e2m3x4_t>() == umma::F8F6F4Format::kE2M3);
+  STATIC_REQUIRE(umma::f8f6f4_format<float6_e3m2x4_t>() == umma::F8F6F4Format::kE3M2);
+  STATIC_REQUIRE(umma::f8f6f4_format<float4_e2m1x2_t>() == umma::F8F6F4Format::kE2M1);
+  // K of one MMA: 32 bytes of a K-major row in a stage (16 16-bit values; 32 values of
+  // .kind::f8f6f4, each staged in a byte).
+  STATIC_REQUIRE(umma::kF16K == 16);
+  STATIC_REQUIRE(umma::kF8F6F4K == 32);
 }
 
 TEST_CASE("tcgen05 shared-memory descriptors: every field where Table 40 puts it", "[umma][descriptor]") {
@@ -210,6 +230,8 @@ TEST_CASE("tcgen05 shared-memory descriptors describe the stages the TMA fills",
   check_stage_descriptors<examples::umma::Pair>();       // a pair's half of B (128 rows)
   check_stage_descriptors<examples::umma::Fp8>();        // fp8: 32-byte K steps of 32 values
   check_stage_descriptors<examples::umma::Fp8Pair>();
+  check_stage_descriptors<examples::umma::Fp4>();        // fp4 / fp6: staged a byte a value
+  check_stage_descriptors<examples::umma::Fp6Pair>();
   using PairNn = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 256, 64>,
                                   gemm::CtaPair>;
   check_stage_descriptors<PairNn>();                     // and N-major

@@ -25,6 +25,8 @@ using float4_e2m1_t = narrow_float<e2m1_format>;
 
 // Two e2m1 values in one byte: element 0 in bits 3:0, element 1 in bits 7:4.
 struct float4_e2m1x2_t {
+  static constexpr int kValues = 2;     // values an element holds
+  static constexpr int kValueBits = 4;  // bits each takes
   std::uint8_t bits;
 
   TESSERA_HOST_DEVICE static constexpr float4_e2m1x2_t from_bits(std::uint8_t b) {

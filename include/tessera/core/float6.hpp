@@ -43,7 +43,8 @@ using float6_e3m2_t = narrow_float<e3m2_format>;
 template <class Element>
 struct float6x4 {
   using element_type = Element;
-  static constexpr int kValues = 4;  // values of K one group holds
+  static constexpr int kValues = 4;     // values of K one group holds
+  static constexpr int kValueBits = 6;  // bits each takes (numeric.hpp's packed_values reads both)
   std::uint8_t bytes[3];
 
   TESSERA_HOST_DEVICE static constexpr float6x4 from_bits24(std::uint32_t bits) {

@@ -149,6 +149,26 @@ TESSERA_HOST_DEVICE TESSERA_FORCEINLINE T from_float(float x) {
   return T(x);
 }
 
+// Values of K one storage element holds, and the bits each takes: 1 and 8 * sizeof(T) for
+// ordinary types; a packed type says so with kValues and kValueBits (float4_e2m1x2_t: two
+// 4-bit values; float6_e2m3x4_t: four 6-bit values in three bytes).
+namespace detail {
+template <class T, class = void>
+struct packed_values {
+  static constexpr int kValues = 1;
+  static constexpr int kValueBits = 8 * int(sizeof(T));
+};
+template <class T>
+struct packed_values<T, decltype(void(T::kValues + T::kValueBits))> {
+  static constexpr int kValues = T::kValues;
+  static constexpr int kValueBits = T::kValueBits;
+};
+}  // namespace detail
+template <class T>
+inline constexpr int values_per_element = detail::packed_values<T>::kValues;
+template <class T>
+inline constexpr int value_bits = detail::packed_values<T>::kValueBits;
+
 // Human-readable type names for reports and benchmark labels.
 template <class T> struct type_name;
 template <> struct type_name<float> { static constexpr const char* value = "f32"; };

@@ -84,6 +84,8 @@ namespace tessera {
   X(kErrorPackedFp6Ld, "fp6 operands hold four values in three bytes along K: the leading "  \
                        "dimension of an fp6 A or B must be a multiple of 4, so that every " \
                        "row starts on a byte")                                              \
+  X(kErrorSubByteOperandK, "fp6 and fp4 operands of the tcgen05 family are loaded by TMA's " \
+                           "unpacking types, which need K to be a multiple of 128 values")  \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
   X(kErrorOutOfMemory, "the device ran out of memory")                                      \

@@ -6,8 +6,10 @@
 //                              device; read once per wave and applied to the accumulators
 //   operand_scale::Mx          OCP microscaling: one e8m0 scale per 32 values of K for each
 //                              row of A and each column of B, applied by the MMA instruction
-//                              (gfx950 v_mfma_scale_*_f8f6f4; sm_100a kind::mxf8f6f4)
-//   operand_scale::Nvfp4       one ue4m3 scale per 16 values of K (sm_100a kind::mxf4nvf4)
+//                              (gfx950 v_mfma_scale_*_f8f6f4, MFMA family; sm_100a
+//                              .kind::mxf8f6f4 / .kind::mxf4, tcgen05 family)
+//   operand_scale::Nvfp4       one ue4m3 scale per 16 values of K (sm_100a .kind::mxf4nvf4,
+//                              tcgen05 family)
 //
 // The scales travel in Arguments::epilogue, beside the epilogue's own arguments: a
 // configuration with scales runs the epilogue ScaledOperands<Mode, E> (E: the option's
@@ -73,6 +75,18 @@ template <int B, class T>
 inline constexpr bool is_mode<Block<B, T>> = true;
 
 }  // namespace operand_scale
+
+namespace detail {
+// Values of K one block scale of mode Mode covers (0: not a block mode).
+template <class Mode>
+constexpr int scale_block_values() {
+  if constexpr (Mode::kBlock) {
+    return Mode::kBlockValues;
+  } else {
+    return 0;
+  }
+}
+}  // namespace detail
 
 template <class T>
 struct BlockScaleTensor {

@@ -38,7 +38,10 @@ using Args = ConfigArguments<Config>;
 
 // One 2-D tensor map as numbers: a row-major view [outer][inner] of a matrix (inner
 // contiguous, pitch_bytes between outer lines), copied in boxes of box_inner x box_outer
-// elements of element_bytes each, with or without the 128-byte swizzle.
+// elements of element_bytes each, with or without the 128-byte swizzle. unpack_bits 4 or 6:
+// the inner dimension counts packed 4- or 6-bit values, which TMA unpacks 16 at a time into
+// 16-byte units of shared memory (CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B / 16U6_ALIGN16B;
+// element_bytes is then the byte a value takes in shared memory).
 struct TensorMapPlan {
   const void* base = nullptr;
   int element_bytes = 0;
@@ -46,13 +49,25 @@ struct TensorMapPlan {
   std::uint32_t box_inner = 0, box_outer = 0;
   bool swizzle_128b = true;
   MapLayers layers{};  // a batch's or group's layers (tma_problem_set.hpp); none: a 2-D map
+  int unpack_bits = 0;
 };
 
 // An operand tile as the TMA producer asks for it (collective/tma_producer.hpp), in 128-byte
 // swizzled boxes: K-major, {K tile, slice rows} (a row of the tile is one 128-byte line);
-// MN-major, {one 128-byte line of M/N, K tile}.
-template <bool kKMajor, int kBlockK, int kSliceRows, class T>
+// MN-major, {one 128-byte line of M/N, K tile}. kUnpackBits 4 or 6 (K-major only): T packs
+// several values, K and ld count values, and TMA unpacks them to a byte each (the K tile of
+// 128 values is the box's 128-byte line; cuda.h: boxDim[0] must be 128 for these types).
+template <bool kKMajor, int kBlockK, int kSliceRows, class T, int kUnpackBits = 0>
 TensorMapPlan operand_map_plan(const T* base, std::int64_t outer, std::int64_t K, std::int64_t ld) {
+  if constexpr (kUnpackBits > 0) {
+    static_assert(kKMajor && kBlockK == 128 && value_bits<T> == kUnpackBits,
+                  "Tessera TMA: unpacked operands are K-major, 128 values of K a box");
+    const std::uint64_t pitch = std::uint64_t(ld) * std::uint64_t(kUnpackBits) / 8;
+    TensorMapPlan plan{base, 1, std::uint64_t(K), std::uint64_t(outer), pitch, std::uint32_t(kBlockK),
+                       std::uint32_t(kSliceRows), true};
+    plan.unpack_bits = kUnpackBits;
+    return plan;
+  }
   constexpr std::uint32_t kLine = 128 / sizeof(T);
   const std::uint64_t pitch = std::uint64_t(ld) * sizeof(T);
   if constexpr (kKMajor) {
@@ -64,13 +79,29 @@ TensorMapPlan operand_map_plan(const T* base, std::int64_t outer, std::int64_t K
   }
 }
 
+// What a configuration says about its operands beyond its types (the tcgen05 family's
+// low-precision configurations): the bits TMA unpacks per operand (0: none), and whether TMA
+// is the only way in (no generic path, no packed copies of A or B).
+template <class C, class = void>
+struct OperandLoading {
+  static constexpr int kUnpackBitsA = 0, kUnpackBitsB = 0;
+  static constexpr bool kTmaOnly = false;
+};
+template <class C>
+struct OperandLoading<C, std::void_t<decltype(C::kTmaOnly)>> {
+  static constexpr int kUnpackBitsA = C::kUnpackBitsA, kUnpackBitsB = C::kUnpackBitsB;
+  static constexpr bool kTmaOnly = C::kTmaOnly;
+};
+
 template <class Config>
 TensorMapPlan map_a_plan(const Args<Config>& a) {
-  return operand_map_plan<Config::kKMajorA, Config::kBlockK, Config::kSliceRowsA>(a.A, a.M, a.K, a.lda);
+  return operand_map_plan<Config::kKMajorA, Config::kBlockK, Config::kSliceRowsA, typename Config::ElementA,
+                          OperandLoading<Config>::kUnpackBitsA>(a.A, a.M, a.K, a.lda);
 }
 template <class Config>
 TensorMapPlan map_b_plan(const Args<Config>& a) {
-  return operand_map_plan<Config::kKMajorB, Config::kBlockK, Config::kSliceRowsB>(a.B, a.N, a.K, a.ldb);
+  return operand_map_plan<Config::kKMajorB, Config::kBlockK, Config::kSliceRowsB, typename Config::ElementB,
+                          OperandLoading<Config>::kUnpackBitsB>(a.B, a.N, a.K, a.ldb);
 }
 
 // The boxes a family's epilogue stores D in: a row-major D in boxes of 128 bytes of a row x
@@ -129,19 +160,28 @@ constexpr CUtensorMapDataType data_type() {
   } else if constexpr (std::is_same_v<T, bfloat16_t>) {
     return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   } else {
-    static_assert(sizeof(T) == 1, "Tessera TMA: no tensor-map data type for this element type");
-    return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // 8-bit floats: TMA moves bytes
+    static_assert(sizeof(T) == 1 || values_per_element<T> > 1,
+                  "Tessera TMA: no tensor-map data type for this element type");
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // 8-bit floats: TMA moves bytes (packed types: see encode)
   }
+}
+
+// The map's data type: the element's, or the unpacking type of packed 4- or 6-bit values.
+template <class T>
+CUtensorMapDataType data_type(const TensorMapPlan& plan) {
+  if (plan.unpack_bits == 4) return CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B;
+  if (plan.unpack_bits == 6) return CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B;
+  return data_type<T>();
 }
 
 template <class T>
 Status encode(CUtensorMap* map, const TensorMapPlan& plan) {
   if (plan.layers.layers > 0) {
-    return nvidia::make_tensor_map_3d(map, plan.base, data_type<T>(), plan.inner, plan.outer, plan.layers.layers,
+    return nvidia::make_tensor_map_3d(map, plan.base, data_type<T>(plan), plan.inner, plan.outer, plan.layers.layers,
                                       plan.pitch_bytes, plan.layers.pitch_bytes, plan.box_inner, plan.box_outer,
                                       plan.swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
   }
-  return nvidia::make_tensor_map_2d(map, plan.base, data_type<T>(), plan.element_bytes, plan.inner, plan.outer,
+  return nvidia::make_tensor_map_2d(map, plan.base, data_type<T>(plan), plan.element_bytes, plan.inner, plan.outer,
                                     plan.pitch_bytes, plan.box_inner, plan.box_outer,
                                     plan.swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
 }
@@ -324,8 +364,12 @@ struct Launcher {
       fixup.token = next_fixup_token();
     }
     if (chosen == TmaPath::kGeneric) {
-      fill(p, a);
-      return Family::template launch_path<TmaPath::kGeneric>(p, stream, d);
+      if constexpr (OperandLoading<Config>::kTmaOnly) {
+        return Status::kErrorUnsupported;  // not reached: check() refuses what TMA cannot load
+      } else {
+        fill(p, a);
+        return Family::template launch_path<TmaPath::kGeneric>(p, stream, d);
+      }
     }
     // kTma, or kPacked (tma_packing.hpp): with a workspace, the TMA kernel on copies of the
     // operands TMA cannot describe (A and B copied on `stream` first, D's copy copied out
@@ -356,8 +400,11 @@ struct Launcher {
   // the copies, and D at its place if it is to be copied out. C stays the caller's.
   static Status pack_inputs(const Args<Config>& a, const PackingPlan& plan, unsigned char* workspace,
                             Stream stream, Args<Config>& tma) {
-    Status s = copy_operand(a.A, a.lda, plan.a, workspace, stream, tma.A, tma.lda);
-    if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, workspace, stream, tma.B, tma.ldb);
+    Status s = Status::kSuccess;
+    if constexpr (!OperandLoading<Config>::kTmaOnly) {  // (TMA-only: check() has seen A and B describable)
+      s = copy_operand(a.A, a.lda, plan.a, workspace, stream, tma.A, tma.lda);
+      if (ok(s)) s = copy_operand(a.B, a.ldb, plan.b, workspace, stream, tma.B, tma.ldb);
+    }
     if (plan.d.packed) {  // written by the kernel, copied out after it
       tma.D = reinterpret_cast<typename Config::ElementD*>(workspace + plan.d.offset);
       tma.ldd = plan.d.ld;

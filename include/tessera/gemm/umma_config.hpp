@@ -7,8 +7,22 @@
 //                                            bfloat16_t, RowMajor>;     // C and D
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);          // umma_gemm.hpp
 //
-// fp8 operands (float8_e4m3_t / float8_e5m2_t, any mix) run .kind::f8f6f4 (K-contiguous A and
-// B, a K tile of 128 values: TileShape GemmShape<128, N, 128>); no operand scales.
+// Low-precision operands run .kind::f8f6f4 (mma/umma_lowp_atom.hpp): fp8 (float8_e4m3_t,
+// float8_e5m2_t), fp6 (float6_e2m3x4_t, float6_e3m2x4_t: four values in three bytes) and fp4
+// (float4_e2m1x2_t: two a byte), A and B in any mix, K-contiguous (A row-major, B
+// column-major), a K tile of 128 values (TileShape GemmShape<128, N, 128>); no operand scales.
+// K, lda and ldb count values. fp6 and fp4 operands are loaded only by TMA, which unpacks them
+// into the byte-a-value layout the MMA reads: K must be a multiple of 128, A and B 32-byte
+// aligned with pitches of a multiple of 32 bytes (the launcher's check() names the problem).
+//
+// Block scales (option::OperandScales<operand_scale::Mx> or <operand_scale::Nvfp4>,
+// gemm/operand_scales.hpp) run the block-scaled kinds (mma/umma_block_scaled_atom.hpp): MX on
+// two fp4 operands .kind::mxf4 (scale_vec::2X; fp4 read packed, a K tile of 256 values), MX on
+// any other mix .kind::mxf8f6f4 (scale_vec::1X), NVFP4 (fp4 operands only) .kind::mxf4nvf4
+// (scale_vec::4X, K tile 256). The scale tensors are the arguments' (Arguments::epilogue.scales,
+// row-major [rows][ceil(K / block)], operand_scales.hpp); they travel global -> shared memory
+// with the operand stages (collective/umma_scale_loader.hpp) and on to tensor memory by
+// tcgen05.cp (umma_mainloop.hpp), where the TMEM plan puts them beside the accumulators.
 //
 // Host-includable (no CUDA needed): the plans, the descriptors and print_plans use it.
 #pragma once
@@ -17,24 +31,31 @@
 #include <utility>
 
 #include "tessera/arch/arch.hpp"
+#include "tessera/arch/nvidia/tcgen05.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/collective/cluster.hpp"
 #include "tessera/gemm/collective/operand_tiles.hpp"
 #include "tessera/gemm/config_base.hpp"
+#include "tessera/gemm/operand_scales.hpp"
 #include "tessera/gemm/stream_k.hpp"
 #include "tessera/gemm/tile_scheduler.hpp"
 #include "tessera/gemm/wgmma_config.hpp"  // the 16-bit operand rules, stages_that_fit
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
+#include "tessera/mma/umma_block_scaled_atom.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
+#include "tessera/mma/umma_scale_factors.hpp"
 
 namespace tessera::gemm {
 
 // The family tag: Gemm<UmmaConfig<...>> launches through KernelLauncher<UmmaFamily, Config>
 // (tessera/gemm/umma_gemm.hpp).
 struct UmmaFamily {};
+// It reads option::OperandScales (block scales; config_base.hpp).
+template <>
+struct TakesOperandScales<UmmaFamily> : std::true_type {};
 
 // How many CTAs one tcgen05.mma spans.
 //   OneCta   cta_group::1: a CTA computes its 128 x N tile alone.
@@ -50,6 +71,13 @@ struct OneCta {
 struct CtaPair {
   static constexpr int kCtaGroup = 2;
   static constexpr const char* kName = "CTA pair (cta_group::2)";
+};
+
+// The scale factors of A (kWhich 0) or B (1) in tensor memory: one K tile's atoms
+// (mma/umma_scale_factors.hpp), kColumns columns x 128 lanes.
+template <int kColumns, int kWhich>
+struct TmemScaleFactors : tmem::Buffer<std::size_t(kColumns), 16> {
+  static constexpr const char* kName = kWhich == 0 ? "A scale factors" : "B scale factors";
 };
 
 // One accumulator buffer in tensor memory: kColumns fp32 columns x 128 lanes.
@@ -68,14 +96,19 @@ constexpr int umma_barrier_bytes(int stages, int accumulators) { return (2 * sta
 
 // The accumulators' TMEM plan. Persistent and warp-specialised: the MMA warp fills buffer
 // j % n for tile j while the epilogue drains the others, so all of them are live at once.
-template <int kColumns, class Indices>
+// With block scales (Scales: the two TmemScaleFactors buffers) the scale factors live beside
+// them: the MMA thread rewrites them every K tile and its MMAs read them.
+template <int kColumns, class Indices, class... Scales>
 struct AccumulatorPlan;
-template <int kColumns, int... kIndex>
-struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>> {
-  using Plan = tmem::Plan<
-      tmem::Buffers<TmemAccumulator<kColumns, kIndex>...>,
-      tmem::Loop<tmem::Parallel<tmem::Seq<tmem::Step<tmem::Overwrite<TmemAccumulator<kColumns, kIndex>>>...>,
-                                tmem::Seq<tmem::Step<tmem::Read<TmemAccumulator<kColumns, kIndex>>>...>>>>;
+template <int kColumns, int... kIndex, class... Scales>
+struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>, Scales...> {
+  using Accumulators =
+      tmem::Parallel<tmem::Seq<tmem::Step<tmem::Overwrite<TmemAccumulator<kColumns, kIndex>>>...>,
+                     tmem::Seq<tmem::Step<tmem::Read<TmemAccumulator<kColumns, kIndex>>>...>>;
+  using Outline = std::conditional_t<
+      sizeof...(Scales) == 0, tmem::Loop<Accumulators>,
+      tmem::Loop<tmem::Parallel<Accumulators, tmem::Step<tmem::Overwrite<Scales...>, tmem::Read<Scales...>>>>>;
+  using Plan = tmem::Plan<tmem::Buffers<TmemAccumulator<kColumns, kIndex>..., Scales...>, Outline>;
   // The plan's first column of buffer b.
   TESSERA_HOST_DEVICE static constexpr int column(int b) {
     int c = 0;
@@ -109,7 +142,6 @@ struct UmmaConfig
   static constexpr int kMmaN = TileShape::kN;
   static constexpr int kBlockM = kMmaM / kCtaGroup;
   static constexpr int kBlockN = kMmaN;
-  static constexpr int kBlockK = TileShape::kK;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
   static constexpr bool kKMajorA = LayoutA_::kIsRowMajor;
@@ -121,21 +153,79 @@ struct UmmaConfig
   static constexpr int kEpilogueWarps = 4;
   static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
 
-  // fp8 operands: .kind::f8f6f4 (mma/umma_lowp_atom.hpp); 16-bit ones: .kind::f16.
-  static constexpr bool kFp8 =
-      mma::umma::is_umma_fp8<typename Base::ElementA> && mma::umma::is_umma_fp8<typename Base::ElementB>;
+  // Low-precision operands (fp8, fp6, fp4 in any mix): .kind::f8f6f4 (mma/umma_lowp_atom.hpp);
+  // 16-bit ones: .kind::f16.
+  static constexpr bool kLowp =
+      mma::umma::is_umma_f8f6f4<typename Base::ElementA> && mma::umma::is_umma_f8f6f4<typename Base::ElementB>;
+  // fp6 / fp4 operands: packed in global memory, unpacked by TMA to a byte a value in a stage.
+  static constexpr bool kSubByteA = mma::umma::is_umma_sub_byte<typename Base::ElementA>;
+  static constexpr bool kSubByteB = mma::umma::is_umma_sub_byte<typename Base::ElementB>;
+  // ---- block scales ------------------------------------------------------------------------
+  using OperandScales = typename detail::FindOption<option::OperandScales, operand_scale::None, Options_...>::type;
+  static constexpr bool kBlockScaled = OperandScales::kBlock;
+  static constexpr bool kNvfp4 = std::is_same_v<OperandScales, operand_scale::Nvfp4>;
+  static constexpr bool kFp4Operands =
+      std::is_same_v<ElementA_, float4_e2m1x2_t> && std::is_same_v<ElementB_, float4_e2m1x2_t>;
+  // MX on two fp4 operands: .kind::mxf4 (fp4 packed in the stages); NVFP4: .kind::mxf4nvf4;
+  // MX otherwise: .kind::mxf8f6f4.
+  static constexpr mma::umma::BlockScaledKind kScaledKind = kNvfp4           ? mma::umma::BlockScaledKind::kMxF4NvF4
+                                                            : kFp4Operands ? mma::umma::BlockScaledKind::kMxF4
+                                                                           : mma::umma::BlockScaledKind::kMxF8F6F4;
+  // The .kind::mxf4 kinds read fp4 packed, two values a byte: inside the kernel (and in its
+  // tile grid, tensor maps and stages) K counts bytes, kValuesPerKUnit values each.
+  static constexpr bool kPackedFp4 = kBlockScaled && mma::umma::BlockScaled<kScaledKind>::kPackedFp4;
+  static constexpr int kValuesPerKUnit = kPackedFp4 ? 2 : 1;
+  // The K tile in K units (values; bytes of two fp4 values for the .kind::mxf4 kinds).
+  static constexpr int kBlockK = TileShape::kK / kValuesPerKUnit;
+  static constexpr int kValuesPerScale = detail::scale_block_values<OperandScales>();
+  static constexpr int kScaleBlocksPerTile = kBlockScaled ? TileShape::kK / kValuesPerScale : 4;
+  // Configurations whose operands only TMA can bring in (no generic path; arguments TMA cannot
+  // describe are refused by the launcher's check()).
+  static constexpr bool kTmaOnly = kSubByteA || kSubByteB || kBlockScaled;
+  // With block scales the configuration's epilogue is ScaledOperands around the option's (its
+  // Arguments carry the scale tensors, operand_scales.hpp); the scaling itself is the MMA's.
+  using Epilogue = std::conditional_t<kBlockScaled, ScaledOperands<OperandScales, typename Base::Epilogue>,
+                                      typename Base::Epilogue>;
+  static_assert(!OperandScales::kPerTensor,
+                "Tessera UmmaConfig: the tcgen05 family applies block scales (operand_scale::Mx, operand_scale::Nvfp4) "
+                "with its block-scaled MMA kinds; per-tensor operand scales are not built for it (fold them into alpha)");
+  static_assert(!kBlockScaled || kLowp,
+                "Tessera UmmaConfig: block scales (operand_scale::Mx, Nvfp4) are for fp8, fp6 and fp4 operands");
+  static_assert(!kNvfp4 || kFp4Operands,
+                "Tessera UmmaConfig: NVFP4 scales (operand_scale::Nvfp4: ue4m3 per 16 values) are applied by "
+                ".kind::mxf4nvf4, whose operands are both fp4 (float4_e2m1x2_t)");
+  static_assert(!kBlockScaled || TileShape::kK % (kBlockScaled ? 4 * kValuesPerScale : 1) == 0,
+                "Tessera UmmaConfig: with block scales the K tile must hold whole 32-bit words of scale factors "
+                "(4 scale blocks a row: 128 values for MX, 64 for NVFP4)");
+  static_assert(!kBlockScaled || kCtaPair || std::is_same_v<ClusterShape_, ClusterShape<1, 1>>,
+                "Tessera UmmaConfig: block-scaled configurations run on one CTA without a multicast cluster, or on "
+                "a CTA pair (the scale loader does not multicast)");
   static_assert((is_wgmma_operand<typename Base::ElementA> &&
                  std::is_same_v<typename Base::ElementA, typename Base::ElementB>) ||
-                    kFp8,
-                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both fp8 "
-                "(float8_e4m3_t or float8_e5m2_t, in any mix)");
-  static_assert(!kFp8 || (kKMajorA && kKMajorB),
-                "Tessera UmmaConfig: fp8 operands must be K-contiguous (A row-major, B column-major): "
-                "tcgen05 reads 8-bit operands K-major only");
+                    kLowp,
+                "Tessera UmmaConfig: A and B must both be half_t or both bfloat16_t, or both low-precision "
+                "(float8_e4m3_t, float8_e5m2_t, float6_e2m3x4_t, float6_e3m2x4_t or float4_e2m1x2_t, in any mix)");
+  static_assert(!kLowp || kPackedFp4 || TileShape::kK == 128,
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands need a K tile of 128 values (a byte a value, one "
+                "128-byte line a row in a stage; TMA unpacks fp6 / fp4 in boxes of 128 values)");
+  static_assert(!kPackedFp4 || TileShape::kK == 256,
+                "Tessera UmmaConfig: fp4 operands of the .kind::mxf4 kinds (MX or NVFP4 scales on fp4 x fp4) need a "
+                "K tile of 256 values (two a byte, one 128-byte line a row in a stage)");
+  static_assert(!kLowp || (kKMajorA && kKMajorB),
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands must be K-contiguous (A row-major, B column-major): "
+                "tcgen05 reads them K-major only here");
 
-  // The instruction descriptor of every tcgen05.mma of this configuration.
-  static constexpr mma::umma::InstrDescriptor kInstr = [] {
-    if constexpr (kFp8) {
+  // The kind and the instruction descriptor of every tcgen05.mma of this configuration (for
+  // the block-scaled kinds, with both scale factor data IDs 0: each K step sets its own).
+  static constexpr nvidia::UmmaKind kKind =
+      !kBlockScaled ? (kLowp ? nvidia::UmmaKind::kF8F6F4 : nvidia::UmmaKind::kF16)
+      : kScaledKind == mma::umma::BlockScaledKind::kMxF8F6F4 ? nvidia::UmmaKind::kMxF8F6F4
+      : kScaledKind == mma::umma::BlockScaledKind::kMxF4     ? nvidia::UmmaKind::kMxF4
+                                                             : nvidia::UmmaKind::kMxF4NvF4;
+  static constexpr auto kInstr = [] {
+    if constexpr (kBlockScaled) {
+      return mma::umma::block_scaled_descriptor<kScaledKind, ElementA_, ElementB_>(kMmaM, kMmaN);
+    } else if constexpr (kLowp) {
       return mma::umma::f8f6f4_f32_descriptor<typename Base::ElementA, typename Base::ElementB>(kMmaM, kMmaN);
     } else {
       return mma::umma::f16_f32_descriptor<ElementA_>(kMmaM, kMmaN,
@@ -148,15 +238,15 @@ struct UmmaConfig
   static_assert(is_wgmma_output<ElementC_> && is_wgmma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
   static_assert(!Base::Options::kScalesGiven,
-                "Tessera UmmaConfig: the tcgen05 family applies no operand scales (option::Scales is the wgmma "
-                "family's fp8 scaling); its fp8 GEMM computes D = alpha A B + beta C unscaled");
+                "Tessera UmmaConfig: option::Scales is the wgmma family's fp8 scaling; the tcgen05 family takes "
+                "block scales through option::OperandScales<operand_scale::Mx or Nvfp4> (gemm/operand_scales.hpp)");
   static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
-  static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera UmmaConfig: fp8 operands are walked with scheduler::DataParallel only (stream-K and "
-                "problem sets are not compiled and checked for them yet)");
+  static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
+                "Tessera UmmaConfig: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "
+                "(stream-K and problem sets are not compiled and checked for them yet)");
   static_assert(is_matrix_layout<LayoutA_> && is_matrix_layout<LayoutB_> && is_matrix_layout<LayoutC_>,
                 "Tessera UmmaConfig: layouts must be tessera::RowMajor or tessera::ColumnMajor");
   static_assert(std::is_same_v<CtaGroup, OneCta> || std::is_same_v<CtaGroup, CtaPair>,
@@ -183,7 +273,27 @@ struct UmmaConfig
   // ---- what the collectives are given (operand_tiles.hpp) --------------------------------
   // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them
   // (one CTA per MMA), or kept where it lands (a pair: each CTA holds its half of B).
-  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair>;
+  // Low-precision values take a byte each in a stage (fp6 / fp4 unpacked by TMA); TMA's bytes
+  // are their global ones.
+  // (fp4 read packed: a byte holds a K unit of two values, in the stage as in global memory.)
+  static constexpr int kStageBytesA = kLowp ? 1 : int(sizeof(ElementA_));
+  static constexpr int kStageBytesB = kLowp ? 1 : int(sizeof(ElementB_));
+  static constexpr int kGlobalBitsA = kPackedFp4 ? 8 : value_bits<ElementA_>;
+  static constexpr int kGlobalBitsB = kPackedFp4 ? 8 : value_bits<ElementB_>;
+  using Operands = OperandTiles<ElementA_, ElementB_, kKMajorA, kKMajorB, kBlockM, kBlockN, kBlockK, Cluster, kCtaPair,
+                                kStageBytesA, kStageBytesB, kGlobalBitsA, kGlobalBitsB>;
+  // Bits of a value TMA unpacks into a byte of the stage (0: moved as it is), per operand.
+  static constexpr int kUnpackBitsA = kSubByteA && !kPackedFp4 ? value_bits<ElementA_> : 0;
+  static constexpr int kUnpackBitsB = kSubByteB && !kPackedFp4 ? value_bits<ElementB_> : 0;
+  // A stage's scale factors (block scales): A's rows and B's columns (all N: each CTA of a pair
+  // reads all of B's) x the K tile's scale blocks, in atoms (mma/umma_scale_factors.hpp).
+  using ScaleTileA = mma::umma::ScaleFactorTile<kBlockM, kScaleBlocksPerTile>;
+  using ScaleTileB = mma::umma::ScaleFactorTile<kBlockN, kScaleBlocksPerTile>;
+  static constexpr int kScaleStageBytes = kBlockScaled ? ScaleTileA::kBytes + ScaleTileB::kBytes : 0;
+  // Arrivals that complete a stage's full barrier: the TMA producer's (with the bytes), and
+  // with block scales each scale-writing warp's (umma_scale_loader.hpp), of both CTAs of a pair.
+  static constexpr int kScaleLoaderWarps = 3;
+  static constexpr int kFullArrivals = 1 + (kBlockScaled ? kScaleLoaderWarps * kCtaGroup : 0);
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   static constexpr int kSliceRowsA = Operands::kSliceRowsA;
@@ -198,7 +308,7 @@ struct UmmaConfig
   static constexpr int kStagingBytes = kEpilogueWarps * 2 * kStagingBoxBytes;
   static constexpr int kStages =
       kStages_ > 0 ? kStages_
-                   : detail::stages_that_fit<kStageBytes,
+                   : detail::stages_that_fit<kStageBytes + kScaleStageBytes,
                                              kStagingBytes + detail::umma_barrier_bytes(8, kAccumulatorBuffers), Sm100>();
   static_assert(kStages >= 2, "Tessera UmmaConfig: the pipeline needs at least 2 stages");
 
@@ -207,7 +317,7 @@ struct UmmaConfig
   // cluster (for a one-CTA configuration without a cluster, the configuration itself): the
   // realigning producer (generic_producer.hpp) feeds one CTA per 128 x N tile.
   using GenericConfig = UmmaConfig<ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
-                                   GemmShape<kBlockM, kBlockN, kBlockK>, OneCta, ClusterShape<1, 1>,
+                                   GemmShape<kBlockM, kBlockN, TileShape::kK>, OneCta, ClusterShape<1, 1>,
                                    kAccumulatorBuffers, 0, Options_...>;
 };
 

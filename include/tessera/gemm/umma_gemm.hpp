@@ -27,6 +27,7 @@
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
 #include "tessera/gemm/tma_launch.hpp"
+#include "tessera/gemm/umma_arguments.hpp"
 #include "tessera/gemm/umma_config.hpp"
 #include "tessera/runtime/device.hpp"
 
@@ -39,9 +40,23 @@ using UmmaPath = TmaPath;
 // is the shape of D's store boxes and its kernel.
 template <class Config>
 struct KernelLauncher<UmmaFamily, Config> : tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>> {
+  using Base = tma_launch::Launcher<Config, KernelLauncher<UmmaFamily, Config>>;
   // D's boxes (umma_epilogue.hpp): each epilogue warp stores its 32 rows x 128 bytes,
   // row-major in the 128-byte swizzle, column-major as unswizzled lines of 32 rows.
   using DBoxes = tma_launch::DStoreBoxes<32, 32, 0, false>;
+
+  // The family's own checks (umma_arguments.hpp: what TMA asks of operands that only TMA
+  // loads), then the shared ones in the kernel's K units.
+  static Status check(const ConfigArguments<Config>& a) {
+    const Status s = umma_operand_status<Config>(a);
+    return ok(s) ? Base::check(umma_in_k_units<Config>(a)) : s;
+  }
+
+  // fp4 read packed (the .kind::mxf4 kinds): the kernel counts K in bytes of two values
+  // (umma_arguments.hpp, umma_in_k_units); every other configuration as given.
+  static Status launch(const ConfigArguments<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    return Base::launch(umma_in_k_units<Config>(a), workspace, stream, d);
+  }
 
   // The generic path runs Config::GenericConfig: one CTA per 128 x N tile, no cluster.
   template <TmaPath kPath>

@@ -64,14 +64,25 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 // group was waited for). With `.release.cluster` every such arrival cost the consumer a
 // cluster-wide release, which halved the throughput of 2-CTA clusters (measured:
 // benchmark/notes/wgmma.md, "Clusters").
+//
+// kClusterRelease: release at cluster scope instead, so that the arriving thread's earlier
+// writes to its own shared memory are visible, at cluster scope, to whoever waits on the
+// barrier (a CTA pair's peer writing scale factors that the leader's tcgen05.cp reads:
+// gemm/collective/umma_scale_loader.hpp).
+template <bool kClusterRelease = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
-  asm volatile(
-      "{\n\t.reg .b32 remote;\n\t"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_address(bar)),
-      "r"(cta_rank)
-      : "memory");
+#define TESSERA_REMOTE_ARRIVE(arrive)                                                                       \
+  asm volatile("{\n\t.reg .b32 remote;\n\tmapa.shared::cluster.u32 remote, %0, %1;\n\t" arrive            \
+               " _, [remote];\n\t}" ::"r"(smem_address(bar)),                                                \
+               "r"(cta_rank)                                                                               \
+               : "memory")
+  if constexpr (kClusterRelease) {
+    TESSERA_REMOTE_ARRIVE("mbarrier.arrive.release.cluster.shared::cluster.b64");
+  } else {
+    TESSERA_REMOTE_ARRIVE("mbarrier.arrive.shared::cluster.b64");
+  }
+#undef TESSERA_REMOTE_ARRIVE
 #endif
 }
 

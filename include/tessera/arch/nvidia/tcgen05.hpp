@@ -42,6 +42,15 @@ TESSERA_HOST_DEVICE constexpr bool is_tmem_allocation(int columns) {
   return columns >= 32 && columns <= 512 && (columns & (columns - 1)) == 0;
 }
 
+// The MMA kinds Tessera issues: .kind::f16 (half_t / bfloat16_t inputs, K = 16) and
+// .kind::f8f6f4 (fp8, fp6 and fp4 inputs in any mix, K = 32; mma/umma_lowp_atom.hpp) take the
+// same operands; only the kind, and the type fields of the instruction descriptor, differ.
+// The block-scaled kinds (mma/umma_block_scaled_atom.hpp) add two tensor-memory operands, the
+// scale factors of A and B: .kind::mxf8f6f4.block_scale.scale_vec::1X (K = 32),
+// .kind::mxf4.block_scale.scale_vec::2X and .kind::mxf4nvf4.block_scale.scale_vec::4X
+// (K = 64). (Host-visible: configurations name their kind.)
+enum class UmmaKind { kF16, kF8F6F4, kMxF8F6F4, kMxF4, kMxF4NvF4 };
+
 #if defined(TESSERA_CUDA)
 
 namespace detail {
@@ -117,11 +126,6 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void tcgen05_fence_after_thread_sync() {
 
 // ---- MMA ---------------------------------------------------------------------------------
 
-// The MMA kinds Tessera issues: .kind::f16 (half_t / bfloat16_t inputs, K = 16) and
-// .kind::f8f6f4 (fp8 e4m3 / e5m2 inputs, K = 32; mma/umma_lowp_atom.hpp). Both take the same
-// operands; only the kind, and the type fields of the instruction descriptor, differ.
-enum class UmmaKind { kF16, kF8F6F4 };
-
 // D (TMEM at d) = A * B (+ D when accumulate): A and B from shared-memory descriptors, the
 // instruction descriptor kIdesc (its fields: mma/umma_atom.hpp, umma_lowp_atom.hpp) as an
 // immediate. Issued by one thread (a pair's leader for cta_group::2); asynchronous.
@@ -155,6 +159,74 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void umma(std::uint32_t d, std::uint64_t desc
   (void)desc_a;
   (void)desc_b;
   (void)accumulate;
+#endif
+}
+
+// The block-scaled form: D (TMEM at d) = (A x scale_a) * (B x scale_b) (+ D when accumulate),
+// the scale factors in tensor memory at sfa and sfb (their words' first columns; the
+// instruction descriptor's scale factor data IDs name the bytes). Syntax as CCCL's generated
+// tcgen05_mma.h (CUDA 13.0), tcgen05_mma_block_scale_vec_{1x,2x,4x}.
+template <UmmaKind kKind, int kCtaGroup, std::uint32_t kIdesc>
+TESSERA_DEVICE TESSERA_FORCEINLINE void umma_block_scaled(std::uint32_t d, std::uint64_t desc_a, std::uint64_t desc_b,
+                                                          std::uint32_t sfa, std::uint32_t sfb, bool accumulate) {
+  static_assert(detail::is_cta_group<kCtaGroup>, "tcgen05: cta_group is 1 or 2");
+  static_assert(kKind == UmmaKind::kMxF8F6F4 || kKind == UmmaKind::kMxF4 || kKind == UmmaKind::kMxF4NvF4,
+                "tcgen05: umma_block_scaled issues the block-scaled kinds");
+#if defined(TESSERA_SM100A_DEVICE_PASS)
+#define TESSERA_UMMA_BS_ASM(group_kind)                                                                       \
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %6, 0;\n\ttcgen05.mma." group_kind                      \
+               " [%0], %1, %2, %3, [%4], [%5], p;\n\t}" ::"r"(d),                                                \
+               "l"(desc_a), "l"(desc_b), "n"(kIdesc), "r"(sfa), "r"(sfb), "r"(std::uint32_t(accumulate))       \
+               : "memory")
+  if constexpr (kKind == UmmaKind::kMxF8F6F4) {
+    if constexpr (kCtaGroup == 1) {
+      TESSERA_UMMA_BS_ASM("cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X");
+    } else {
+      TESSERA_UMMA_BS_ASM("cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X");
+    }
+  } else if constexpr (kKind == UmmaKind::kMxF4) {
+    if constexpr (kCtaGroup == 1) {
+      TESSERA_UMMA_BS_ASM("cta_group::1.kind::mxf4.block_scale.scale_vec::2X");
+    } else {
+      TESSERA_UMMA_BS_ASM("cta_group::2.kind::mxf4.block_scale.scale_vec::2X");
+    }
+  } else {
+    if constexpr (kCtaGroup == 1) {
+      TESSERA_UMMA_BS_ASM("cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X");
+    } else {
+      TESSERA_UMMA_BS_ASM("cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X");
+    }
+  }
+#undef TESSERA_UMMA_BS_ASM
+#else
+  (void)d;
+  (void)desc_a;
+  (void)desc_b;
+  (void)sfa;
+  (void)sfb;
+  (void)accumulate;
+#endif
+}
+
+// ---- copies from shared memory ------------------------------------------------------------
+
+// 32 rows of 128 bits from shared memory (the matrix descriptor desc) into 32 lanes x 4
+// columns at taddr, repeated in each of the 4 lane quarters (.32x128b.warpx4): how scale
+// factors reach tensor memory (mma/umma_scale_factors.hpp). Asynchronous; issued by one
+// thread (the MMA thread: it executes before that thread's later tcgen05.mma); with
+// cta_group::2 by the pair's leader, for both CTAs. Syntax: CCCL's generated tcgen05_cp.h.
+template <int kCtaGroup>
+TESSERA_DEVICE TESSERA_FORCEINLINE void tmem_copy_32x128b_warpx4(std::uint32_t taddr, std::uint64_t desc) {
+  static_assert(detail::is_cta_group<kCtaGroup>, "tcgen05: cta_group is 1 or 2");
+#if defined(TESSERA_SM100A_DEVICE_PASS)
+  if constexpr (kCtaGroup == 1) {
+    asm volatile("tcgen05.cp.cta_group::1.32x128b.warpx4 [%0], %1;" ::"r"(taddr), "l"(desc) : "memory");
+  } else {
+    asm volatile("tcgen05.cp.cta_group::2.32x128b.warpx4 [%0], %1;" ::"r"(taddr), "l"(desc) : "memory");
+  }
+#else
+  (void)taddr;
+  (void)desc;
 #endif
 }
 

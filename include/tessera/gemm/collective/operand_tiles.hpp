@@ -8,9 +8,16 @@
 //   Cluster                 the CTAs that share operand tiles by multicast (ClusterShape)
 //   kCtaPair                a tcgen05 CTA pair: the two CTAs of a 2x1 cluster each keep their
 //                           half of the B tile where it lands instead of multicasting it
+//   kStageBytesA/B          bytes one unit of K takes in a stage (default: the element's size)
+//   kGlobalBitsA/B          bits one unit of K takes in global memory, as TMA reads it
+//                           (default: the stage's); they differ where TMA unpacks: the tcgen05
+//                           family's fp6 / fp4 operands arrive 6 or 4 bits a value and are
+//                           staged a byte a value (mma/umma_lowp_atom.hpp)
 //
 // and what follows from them: the stage tiles in the 128-byte swizzle (TileA, TileB), the
-// slice of a shared tile each CTA loads, the bytes of one stage. Host-includable.
+// slice of a shared tile each CTA loads, the bytes of one stage in shared memory and the
+// bytes its copies deliver (what the full barrier expects). K counts units: values, or
+// storage elements where the MMA reads an element's values packed. Host-includable.
 #pragma once
 #include <cstddef>
 
@@ -20,7 +27,9 @@
 namespace tessera::gemm {
 
 template <class ElementA_, class ElementB_, bool kKMajorA_, bool kKMajorB_, int kBlockM_, int kBlockN_, int kBlockK_,
-          class Cluster_ = ClusterShape<1, 1>, bool kCtaPair_ = false>
+          class Cluster_ = ClusterShape<1, 1>, bool kCtaPair_ = false, int kStageBytesA_ = int(sizeof(ElementA_)),
+          int kStageBytesB_ = int(sizeof(ElementB_)), int kGlobalBitsA_ = 8 * kStageBytesA_,
+          int kGlobalBitsB_ = 8 * kStageBytesB_>
 struct OperandTiles {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -28,8 +37,10 @@ struct OperandTiles {
   static constexpr bool kKMajorA = kKMajorA_, kKMajorB = kKMajorB_;
   static constexpr bool kCtaPair = kCtaPair_;
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = kBlockK_;
-  static constexpr int kElementBytesA = int(sizeof(ElementA));
-  static constexpr int kElementBytesB = int(sizeof(ElementB));
+  // Bytes a unit of K takes in a stage (the element's size unless staged unpacked).
+  static constexpr int kElementBytesA = kStageBytesA_;
+  static constexpr int kElementBytesB = kStageBytesB_;
+  static constexpr int kGlobalBitsA = kGlobalBitsA_, kGlobalBitsB = kGlobalBitsB_;
 
   // A tile shared by CTAs of a cluster is loaded a slice per CTA: multicast to all of them,
   // or (a pair's B) kept where it lands.
@@ -40,6 +51,11 @@ struct OperandTiles {
   using TileA = Sw128OperandTile<kBlockM, kBlockK, kElementBytesA, kKMajorA>;
   using TileB = Sw128OperandTile<kStageRowsB, kBlockK, kElementBytesB, kKMajorB>;
   static constexpr int kStageBytes = TileA::kBytes + TileB::kBytes;
+  // What one stage's copies deliver (the full barrier's transaction bytes): the stage's bytes,
+  // or, where TMA unpacks sub-byte values, their packed global bytes (CUTLASS counts the same:
+  // sm100_mma_warpspecialized.hpp, TmaTransactionBytes from sizeof_bits of the global type).
+  static constexpr int kStageTxBytes =
+      (kBlockM * kBlockK * kGlobalBitsA + kStageRowsB * kBlockK * kGlobalBitsB) / 8;
 
   static_assert(kElementBytesA == kElementBytesB,
                 "Tessera TMA GEMM: A and B must have elements of the same size (one K tile is one "

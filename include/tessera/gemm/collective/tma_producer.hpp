@@ -70,9 +70,9 @@ struct TmaProducer {
       for (int kt = tile.k_begin; kt < tile.k_end; ++kt) {
         nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);
         if constexpr (kPair) {
-          if (at.rank % 2 == 0) nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], 2 * Operands::kStageBytes);
+          if (at.rank % 2 == 0) nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], 2 * Operands::kStageTxBytes);
         } else {
-          nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Operands::kStageBytes);
+          nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Operands::kStageTxBytes);
         }
         load_stage(&p.map_a, &p.map_b, &full[pos.stage], stages_a + pos.stage * TileA::kBytes,
                    stages_b + pos.stage * TileB::kBytes, row_a, tile.n * kBN, kt * kBK, at, layer_a, layer_b);

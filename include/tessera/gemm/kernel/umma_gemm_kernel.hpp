@@ -8,6 +8,8 @@
 //   warps 0-3  producer: the TMA producer both TMA families share (one thread; multicast in
 //              clusters; a pair's copies complete on the leader's barrier), or the generic
 //              realigning producer (all 128 threads) where TMA cannot describe the operands;
+//              with block scales warps 1-3 write each stage's scale factors beside the TMA's
+//              copies (collective/umma_scale_loader.hpp);
 //   warps 4-7  epilogue: warp w reads accumulator rows 32w..32w+31 from tensor memory and
 //              stores D (umma_epilogue.hpp);
 //   warp 8     MMA: allocates the tensor memory the plan asks for (the TMEM plan of
@@ -31,6 +33,7 @@
 #include "tessera/gemm/collective/stream_k_fixup.hpp"
 #include "tessera/gemm/collective/umma_epilogue.hpp"
 #include "tessera/gemm/collective/umma_mainloop.hpp"
+#include "tessera/gemm/collective/umma_scale_loader.hpp"
 #include "tessera/gemm/kernel/tma_kernel_support.hpp"
 #include "tessera/gemm/kernel/umma_smem_plan.hpp"
 #include "tessera/gemm/umma_config.hpp"
@@ -56,6 +59,7 @@ struct UmmaGemmKernel {
   static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
   using Producer = TmaProducer<Operands, kStages, kProblemSet>;
   using RealigningProducer = GenericProducer<Operands, typename Generic::Slots>;
+  using ScaleLoader = UmmaScaleLoader<C, kStages>;
   static constexpr int kBuffers = C::kAccumulatorBuffers;
   static constexpr int kCtaGroup = C::kCtaGroup;
   static constexpr int kColumns = TmemPlan::kAllocColumns;
@@ -72,12 +76,13 @@ struct UmmaGemmKernel {
     require_smem_base_aligned(smem);
     if (dynamic_smem_bytes() != std::uint32_t(Plan::kTotalBytes)) __trap();
     std::uint64_t* full;
-    unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
+    unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr, *stages_sf = nullptr;
     if constexpr (kTmaLoads) {
       full = Plan::template pointer<typename SmemPlan::Barriers, std::uint64_t>(smem);
       stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
       stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
       staging = Plan::template pointer<typename SmemPlan::Staging, unsigned char>(smem);
+      if constexpr (C::kBlockScaled) stages_sf = Plan::template pointer<typename SmemPlan::StagesScales, unsigned char>(smem);
     } else {
       full = Plan::template pointer<typename Generic::GenericBarriers, std::uint64_t>(smem);
       stages_a = Plan::template pointer<typename Generic::GenericStagesA, unsigned char>(smem);
@@ -95,7 +100,8 @@ struct UmmaGemmKernel {
     const int worker = int(blockIdx.x) / Cluster::kSize;  // this CTA's cluster
 
     if (threadIdx.x == 0) {
-      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 : RealigningProducer::kThreads, C::kStageReleases);
+      init_stage_barriers(full, empty, kStages, kTmaLoads ? C::kFullArrivals : RealigningProducer::kThreads,
+                          C::kStageReleases);
       for (int b = 0; b < kBuffers; ++b) {
         nvidia::mbarrier_init(&acc_full[b], 1);
         nvidia::mbarrier_init(&acc_empty[b], C::kAccumulatorReleases);
@@ -123,6 +129,8 @@ struct UmmaGemmKernel {
           nvidia::tma_prefetch(&p.map_b);
           const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at);
           Producer::tail(empty, filled);
+        } else if constexpr (C::kBlockScaled) {
+          if (warp >= 1) ScaleLoader::run(p, full, empty, stages_sf, worker, at, int(threadIdx.x) - 32);
         }
       } else {
         RealigningProducer::run(p, full, empty, raw_full, raw, stages_a, stages_b, worker, int(threadIdx.x));
@@ -130,7 +138,7 @@ struct UmmaGemmKernel {
     } else if (warp < kMmaWarp) {
       epilogue(p, warp - kEpilogueWarp0, lane, acc_full, acc_empty, tmem_base, staging, worker, at);
     } else if (lane == 0 && (kCtaGroup == 1 || at.rank % 2 == 0)) {
-      issue(p, full, empty, acc_full, acc_empty, tmem_base, stages_a, stages_b, worker, at);
+      issue(p, full, empty, acc_full, acc_empty, tmem_base, stages_a, stages_b, stages_sf, worker, at);
     }
 
     // Every tensor-memory access (this CTA's reads, a pair leader's MMAs into it) is done, and
@@ -152,15 +160,23 @@ struct UmmaGemmKernel {
     return nvidia::tmem_address(base, 0, SmemPlan::accumulator_column(b));
   }
 
-  // The MMA thread: every tile of this CTA (or pair) into the accumulator ring.
   // The MMA thread: every unit of this CTA (or pair) into the accumulator ring. A unit
   // without K tiles has no accumulator: its epilogue stores what the epilogue makes of zero
   // and C, and neither role touches the ring for it.
   TESSERA_DEVICE static void issue(const TmaGemmParams<Config>& p, std::uint64_t* full, std::uint64_t* empty,
                                    std::uint64_t* acc_full, std::uint64_t* acc_empty, std::uint32_t tmem_base,
-                                   unsigned char* stages_a, unsigned char* stages_b, int worker,
-                                   const ClusterPosition<Cluster>& at) {
-    using Mainloop = UmmaMainloop<Operands, kStages, C::kIdesc>;
+                                   unsigned char* stages_a, unsigned char* stages_b, unsigned char* stages_sf,
+                                   int worker, const ClusterPosition<Cluster>& at) {
+    using Mainloop = UmmaMainloop<Operands, kStages, C>;
+    // Block scales: the stages' scale factors and their columns in tensor memory (the plan's).
+    typename Mainloop::Scales scales;
+    if constexpr (C::kBlockScaled) {
+      scales.stages_sf = nvidia::smem_address(stages_sf);
+      scales.sfa = nvidia::tmem_address(tmem_base, 0, SmemPlan::scale_column_a());
+      scales.sfb = nvidia::tmem_address(tmem_base, 0, SmemPlan::scale_column_b());
+    } else {
+      (void)stages_sf;
+    }
     // Releases reach the CTAs that wrote into the stage; a pair's reach both CTAs.
     const std::uint16_t pair = std::uint16_t(3u << (at.rank & ~1));
     const std::uint16_t stage_mask = kCtaGroup == 2 ? pair : std::uint16_t(at.a_group() | at.b_group());
@@ -176,7 +192,7 @@ struct UmmaGemmKernel {
       nvidia::mbarrier_wait<(Cluster::kSize > 1)>(&acc_empty[buffer.stage], buffer.phase ^ 1u);
       nvidia::tcgen05_fence_after_thread_sync();
       Mainloop::tile(buffer_address(tmem_base, buffer.stage), a, b, full, empty, &acc_full[buffer.stage], pos,
-                     tile.k_tiles(), stage_mask, pair);
+                     tile.k_tiles(), stage_mask, pair, scales);
       buffer.advance();
       ++filled;
     }

@@ -1,0 +1,16 @@
+// Block-scaled configurations run on one CTA without a multicast cluster, or on a CTA pair:
+// the scale loader writes each CTA's scale factors itself and multicasts nothing.
+#include "tessera/gemm/operand_scales.hpp"
+#include "tessera/gemm/umma_config.hpp"
+
+using namespace tessera;
+
+#ifdef TESSERA_EXPECT_FAIL
+using Cluster = gemm::ClusterShape<2, 1>;
+#else
+using Cluster = gemm::ClusterShape<1, 1>;
+#endif
+using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                                GemmShape<128, 128, 128>, gemm::OneCta, Cluster, 2, 0,
+                                gemm::option::OperandScales<gemm::operand_scale::Mx>>;
+static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
