@@ -5,8 +5,14 @@
 //
 // Codes: every value a random code of its format with 0 < |v| <= 2 (no zeros, NaN or
 // infinities), element i of a stream from splitmix64(seed ^ splitmix64(i)); A [m][k], B
-// [n][k] (B's columns), one code per value. fp4 is stored two values a byte, the lower K in
-// the low nibble (float4_e2m1x2_t). Scales: per tensor, two floats with 4 significant bits
+// [n][k] (B's columns), one code per value. The device bytes are one bit stream per operand,
+// value v = r * K + k at bits [b v, b v + b) (b = the format's bits, low bits first): fp8 a
+// byte each; fp4 two a byte, the lower K in the low nibble (float4_e2m1x2_t); fp6 four in
+// three bytes (float6_e2m3x4_t / float6_e3m2x4_t, core/float6.hpp), rows ld = K values apart,
+// so K must be a multiple of 4 (Tessera refuses another ld: kErrorPackedFp6Ld). The same
+// stream is what hipDNN hands hipBLASLt for fp6 (ROCm/rocm-libraries, hipdnn_data_sdk
+// PackedFp6Tensor: "a dense LSB-first 6-bit bitstream, four values per three bytes, element i
+// at bits [6i, 6i+6)", pull request 11069, validated on gfx950). Scales: per tensor, two floats with 4 significant bits
 // (random_scale); MX, one e8m0 code per row of A / column of B per 32 values of K,
 // 127 +- 2 (2^-2 .. 2^2), stored [row][ceil(K/32)]: the layout Tessera reads (operand_scales.hpp)
 // and hipBLASLt's VEC32_UE8M0 takes. Decoding follows the formats' definitions
@@ -29,8 +35,15 @@ struct LowpKind {
   const char* arch;                // gfx942, gfx950
   const reference::Format* a;      // operand formats
   const reference::Format* b;
-  int values_per_byte;             // 2: fp4
+  int bits_a, bits_b;              // bits per value: 8, 6 (fp6) or 4 (fp4)
   bool mx, per_tensor, row_major_d;
+
+  // K (and so each row) must fill whole bytes of both operands: 2 values for fp4, 4 for fp6.
+  static constexpr int whole_bytes(int bits) { return bits == 8 ? 1 : bits == 4 ? 2 : 4; }
+  int k_multiple() const {
+    const int a = whole_bytes(bits_a), b = whole_bytes(bits_b);
+    return a > b ? a : b;  // 1, 2 or 4: the larger is a multiple of the smaller
+  }
 };
 
 struct LowpHostData {
@@ -69,13 +82,9 @@ struct LowpHostData {
     return kind.mx ? power[scales[std::size_t(r * scale_ld + k / 32)]] : 1.0;
   }
 
-  // The codes as the device reads them, rows K values (K / 2 bytes for fp4, K even) apart.
-  std::vector<std::uint8_t> packed(const std::vector<std::uint8_t>& codes) const {
-    if (kind.values_per_byte == 1) return codes;
-    std::vector<std::uint8_t> out(codes.size() / 2);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t((codes[2 * i] & 0xf) | (codes[2 * i + 1] << 4));
-    return out;
-  }
+  // A's and B's codes as the device reads them: rows K values (K * bits / 8 bytes) apart.
+  std::vector<std::uint8_t> packed_a() const { return packed(a_codes, kind.bits_a); }
+  std::vector<std::uint8_t> packed_b() const { return packed(b_codes, kind.bits_b); }
 
   // rows x K values in fp32, exact (a code's value times a power of two): A's with `sa`, or
   // B's columns with `sb`.
@@ -115,6 +124,21 @@ struct LowpHostData {
   }
 
  private:
+  // The bit stream of `codes`, value v at bits [bits v, bits v + bits), the low bits first
+  // (K a multiple of k_multiple(): every row ends on a byte).
+  static std::vector<std::uint8_t> packed(const std::vector<std::uint8_t>& codes, int bits) {
+    if (bits == 8) return codes;
+    std::vector<std::uint8_t> out(codes.size() * std::size_t(bits) / 8, 0);
+    const unsigned mask = (1u << bits) - 1u;
+    for (std::size_t v = 0; v < codes.size(); ++v) {
+      const std::size_t bit = v * std::size_t(bits);
+      const unsigned field = (codes[v] & mask) << (bit % 8);  // at most 14 bits wide
+      out[bit / 8] |= std::uint8_t(field & 0xffu);
+      if ((field >> 8) != 0) out[bit / 8 + 1] |= std::uint8_t(field >> 8);
+    }
+    return out;
+  }
+
   // rows x K codes of a format with 0 < |v| <= 2.
   std::vector<std::uint8_t> random_codes(const reference::Format& f, std::int64_t rows, std::uint64_t seed) const {
     std::vector<std::uint8_t> valid;
@@ -136,8 +160,8 @@ LowpKind lowp_kind() {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using Mode = typename Config::OperandScales;
-  return {Config::Arch::kName, &LowpElement<EA>::format(), &LowpElement<EB>::format(), LowpElement<EA>::kValuesPerByte,
-          Mode::kBlock, Mode::kPerTensor, Config::LayoutC::kIsRowMajor};
+  return {Config::Arch::kName, &LowpElement<EA>::format(), &LowpElement<EB>::format(), LowpElement<EA>::kBits,
+          LowpElement<EB>::kBits, Mode::kBlock, Mode::kPerTensor, Config::LayoutC::kIsRowMajor};
 }
 
 }  // namespace

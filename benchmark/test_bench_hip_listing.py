@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tessera_bench_hip registers the low-precision suite: every fp8 / MX MFMA configuration
+"""tessera_bench_hip registers the low-precision suite: every fp8 / fp6 / MX MFMA configuration
 Tessera ships (examples/mfma_lowp_configs.hpp) on every shape of the suite, under the group
 its types name, and hipBLASLt beside each exactly when the build found hipBLASLt.
 
@@ -25,6 +25,9 @@ CONFIGS = [
     ("lowp950_mx_e4m3_fp32_col", "tessera_two_clusters"),                # Mxfp8TwoClusters950
     ("lowp950_mx_e2m1_bf16", "tessera_two_clusters"),                    # Mxfp4TwoClusters950
     ("lowp950_mx_e2m1_fp32", "tessera_one_cluster_16x16"),               # Mxfp4OneCluster16x950
+    ("lowp950_mx_e2m3_fp32", "tessera_two_clusters"),                    # Mxfp6TwoClusters950
+    ("lowp950_mx_e2m3_e4m3_fp16_col", "tessera_one_cluster_16x16"),      # Mxfp6Fp8OneCluster16x950
+    ("lowp950_e5m2_e3m2_tensor_bf16", "tessera_baseline"),               # Fp8Bf6Baseline950
 ]
 SHAPES = ["1024x1024x1024", "4096x4096x4096", "8192x8192x8192", "4096x14336x4096", "4096x7168x18432",
           "64x7168x2048", "4097x4095x4160"]

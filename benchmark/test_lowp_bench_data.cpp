@@ -2,15 +2,19 @@
 // float64 rows tessera_bench_hip's low-precision suite checks a GPU's output against
 // (lowp_host_data.hpp) are what Tessera's kernels compute from. For one configuration of each
 // kind (fnuz fp8 with per-tensor scales and bf16 D; MXFP8 e4m3 x e5m2 with fp16 column-major D;
-// MXFP4), the suite's own codes, packing and scales go through Gemm<Config>::run on the
-// emulator, and every row of D must lie within the suite's tolerance of the suite's float64
-// rows; the suite's fp32 dequantized values (the naive reference's inputs) must give exactly
-// those float64 rows. A wrong nibble order, scale layout or tensor scale in the suite would
-// fail here, not on the first GPU run.
+// MXFP4; MXFP6 e2m3 x MXFP8 e4m3 with fp16 column-major D; e5m2 x bf6 e3m2 with per-tensor
+// scales and bf16 D), the suite's own codes, packing and scales go through Gemm<Config>::run
+// on the emulator, and every row of D must lie within the suite's tolerance of the suite's
+// float64 rows; the suite's fp32 dequantized values (the naive reference's inputs) must give
+// exactly those float64 rows. A wrong nibble or 6-bit field order, scale layout or tensor
+// scale in the suite would fail here, not on the first GPU run (for fp6 only against an
+// operand of another format: see the notes).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "emulated_gemm_case.hpp"
@@ -24,10 +28,13 @@ namespace {
 namespace cfg = examples::mfma_lowp;
 namespace emu = emu_test::emu;
 
+// The device bytes as the operand's element type (one byte, or an fp6 group of three).
 template <class T>
 std::vector<T> as_elements(const std::vector<std::uint8_t>& bytes) {
-  std::vector<T> out;
-  for (std::uint8_t b : bytes) out.push_back(T::from_bits(b));
+  static_assert(std::is_trivially_copyable_v<T>, "operand elements are plain bytes");
+  REQUIRE(bytes.size() % sizeof(T) == 0);
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
 }
 
@@ -44,8 +51,8 @@ std::vector<typename Config::ElementD> emulated_d(const LowpHostData& d) {
   options.target = emu_test::target_of<Config>();
   emu::ScopedOptions scope(options);
   emu::clear_reports();
-  emu_test::GuardedBuffer<EA> a(as_elements<EA>(d.packed(d.a_codes)), "A");
-  emu_test::GuardedBuffer<EB> b(as_elements<EB>(d.packed(d.b_codes)), "B");
+  emu_test::GuardedBuffer<EA> a(as_elements<EA>(d.packed_a()), "A");
+  emu_test::GuardedBuffer<EB> b(as_elements<EB>(d.packed_b()), "B");
   emu_test::GuardedBuffer<std::uint8_t> sa(d.sa.empty() ? std::vector<std::uint8_t>(1, 0) : d.sa, "scales of A");
   emu_test::GuardedBuffer<std::uint8_t> sb(d.sb.empty() ? std::vector<std::uint8_t>(1, 0) : d.sb, "scales of B");
   emu_test::GuardedBuffer<float> tensor(std::vector<float>{d.tensor[0], d.tensor[1]}, "tensor scales");
@@ -77,7 +84,8 @@ std::vector<typename Config::ElementD> emulated_d(const LowpHostData& d) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("EMULATED: the lowp suite's inputs and float64 rows agree with Tessera's kernels", "[lowp_bench]",
-                   cfg::Fp8OneCluster942, cfg::Mxfp8OneCluster16x950, cfg::Mxfp4OneCluster16x950) {
+                   cfg::Fp8OneCluster942, cfg::Mxfp8OneCluster16x950, cfg::Mxfp4OneCluster16x950,
+                   cfg::Mxfp6Fp8OneCluster16x950, cfg::Fp8Bf6Baseline950) {
   using Config = TestType;
   const std::int64_t bm = Config::kBlockM, bn = Config::kBlockN, bk = Config::kBlockKValues;
   // Whole MX blocks across two K tiles and a tail; then a K that ends 8 values into a block.

@@ -34,13 +34,16 @@ Usage: mfma_loop_proxy.py [--markdown] [--kernel SUBSTRING] FILE...
        mfma_loop_proxy.py --ops [--kernel SUBSTRING] FILE...
        mfma_loop_proxy.py [--markdown] --at-least FILE:KERNEL=REFERENCE_FILE[,REFERENCE_FILE...] ...
        mfma_loop_proxy.py --scalar-loops FILE...
+       mfma_loop_proxy.py --loop-without REGEX FILE...
 Each FILE is AMDGPU assembly (.s from clang, .amdgcn from Triton). The main loop is the
 loop (a label marked "Loop Header: Depth=1" up to the branch back to it) with the most
 MFMAs; with several kernels in a file, --kernel picks one by its symbol. --ops lists the
 main loop's instructions by mnemonic. --at-least compares pairs (the kernel in FILE whose
 symbol contains KERNEL against the reference's kernel; with several references, the one of
 highest MFMA share): exit 1 unless every kernel's MFMA share is at least its reference's;
-with --markdown, a table with the other instructions' difference by class.
+with --markdown, a table with the other instructions' difference by class. --loop-without
+exits 1 if a kernel's main loop holds an instruction whose mnemonic matches REGEX (e.g. the
+s_addc_u32 / s_and_b32 / s_min_u32 of a buffer descriptor rebuilt every iteration).
 """
 
 import argparse
@@ -279,6 +282,29 @@ def scalar_loops(files):
     return 0 if ok else 1
 
 
+def loop_without(pattern, files):
+    """Exit status 1 if a main loop (of any kernel in `files`) holds a mnemonic matching `pattern`."""
+    regex = re.compile(pattern)
+    ok = True
+    found = 0
+    for path in files:
+        for name, a in main_loops(path):
+            found += 1
+            hits = {}
+            for t in a["instrs"]:
+                op = t.split()[0]
+                if regex.fullmatch(op):
+                    hits[op] = hits.get(op, 0) + 1
+            ok = ok and not hits
+            print("%-4s %s %s: %s" % ("BAD" if hits else "ok", path.split("/")[-1], name[-50:],
+                                      ", ".join("%d %s" % (n, op) for op, n in sorted(hits.items())) or
+                                      "none of " + pattern))
+    if found == 0:
+        print("mfma_loop_proxy: no main loop with MFMAs found", file=sys.stderr)
+        return 1
+    return 0 if ok else 1
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*")
@@ -289,6 +315,8 @@ def main(argv):
     ap.add_argument("--scalar-loops", action="store_true",
                     help="exit 1 if a kernel's main loop holds a nested loop or a readfirstlane: an "
                          "operand the compiler put in VGPRs where an SGPR was meant (a waterfall loop)")
+    ap.add_argument("--loop-without", default=None, metavar="REGEX",
+                    help="exit 1 if a kernel's main loop holds an instruction whose mnemonic matches REGEX")
     args = ap.parse_args(argv)
     if args.at_least:
         return compare(args.at_least, args.markdown)
@@ -296,6 +324,8 @@ def main(argv):
         return loop_ops(args.files, args.kernel)
     if args.scalar_loops:
         return scalar_loops(args.files)
+    if args.loop_without:
+        return loop_without(args.loop_without, args.files)
     rows = []
     for path in args.files:
         rows.extend((path, name, a) for name, a in main_loops(path, args.kernel))

@@ -5,7 +5,8 @@ kernels print (clang-22's and Triton 3.6's AMDGPU assembly), with the f8f6f4 for
 scale prefix is not counted as an MFMA. Expected values: the proxy's documented sources
 (LLVM's gfx940/gfx950 scheduling model, AMD's CDNA4 MFMA table, the published peaks).
 Also the comparison the isa.mfma_proxy tests run (--at-least with several references: the
-best one counts, whatever its place in the list; an equal share passes).
+best one counts, whatever its place in the list; an equal share passes), and --loop-without
+(a loop holding a mnemonic it names fails).
 
 Usage: test_mfma_loop_proxy.py [path/to/mfma_loop_proxy.py]
 """
@@ -80,10 +81,11 @@ def main(path):
         failures.append(f"loop analysis: {a['mfma']} MFMA, {a['mfma_cycles']} cycles, {a['other']} other, "
                         f"{a['other_cycles']} cycles; expected 2, 64, 8, 36")
     failures += check_compare(proxy)
+    failures += check_loop_without(proxy)
     if failures:
         print("\n".join(failures))
         return 1
-    print(f"ok: {len(CASES)} MFMA spellings, the scale prefix, a loop and the comparison")
+    print(f"ok: {len(CASES)} MFMA spellings, the scale prefix, a loop, the comparison and --loop-without")
     return 0
 
 
@@ -96,6 +98,24 @@ def one_loop_kernel(directory, name, others):
         f.write(name + ":\n.LBB0_1:  ; Loop Header: Depth=1\n" + "".join("\t" + t + "\n" for t in body) +
                 ".Lfunc_end0:\n")
     return path
+
+
+def check_loop_without(proxy):
+    """--loop-without: a loop rebuilding a descriptor (s_addc_u32) fails, one without passes."""
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        clean = one_loop_kernel(d, "clean", 3)
+        rebuilt = os.path.join(d, "rebuilt.s")
+        with open(clean) as f:
+            text = f.read()
+        with open(rebuilt, "w") as f:
+            f.write(text.replace("clean:", "rebuilt:").replace("\ts_cbranch", "\ts_addc_u32 s9, s13, 0\n\ts_cbranch"))
+        for files, expected in (([clean], 0), ([rebuilt], 1), ([clean, rebuilt], 1)):
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                got = proxy.loop_without("s_addc_u32|s_and_b32", files)
+            if got != expected:
+                failures.append(f"loop_without({files}) = {got}, expected {expected}:\n{out.getvalue()}")
+    return failures
 
 
 def check_compare(proxy):

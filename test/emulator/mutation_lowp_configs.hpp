@@ -20,6 +20,10 @@
 #elif defined(EMU_TEST_MUTANT_LOWP_SCALE_MASK)
 #define EMU_TEST_MUTANT_WHAT "MX: the partial K tile's scale blocks past K not zeroed (the rows' NaN padding reaches D)"
 #define EMU_TEST_MUTANT_LOWP_CONFIGS(X) X((lowp_gemm::Mxfp8Baseline950)) X((lowp_gemm::Mxfp4TwoClusters950))
+#elif defined(EMU_TEST_MUTANT_LOWP_SCALE_K_OFFSET)
+#define EMU_TEST_MUTANT_WHAT "MX: the main loop's scale loads without the K tile's offset (each reads the first tile's scales)"
+#define EMU_TEST_MUTANT_LOWP_CONFIGS(X) \
+  EMU_TEST_LOWP_MX_CONFIGS(X) X((lowp_gemm::Mxfp6TwoClusters950)) X((lowp_gemm::Mxfp6Fp8OneCluster16x950))
 #elif defined(EMU_TEST_MUTANT_LOWP_FP8_HALVES)
 #define EMU_TEST_MUTANT_WHAT "gfx942 fp8: both MFMAs of a 16-byte read take its first 8 bytes"
 #define EMU_TEST_MUTANT_LOWP_CONFIGS(X)                                                               \

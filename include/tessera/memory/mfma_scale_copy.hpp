@@ -14,13 +14,24 @@
 // Global memory: row r's scales of the block's tile start at origin + r * ld, the K tile's
 // at kt * kBlocks. The cursor is the operand copy's (advance, advance_if, the prologue's
 // last K tile first, limit_to_whole_tiles). The prologue reads its (possibly partial) tile
-// with 1-byte loads against a descriptor that ends at the tensor's last scale (never a cut
-// dword), and zeroes the blocks that lie wholly past K (mask_k): their bytes are row
-// padding or the next row, possibly NaN (0xff), and NaN times the zeroed data would be NaN;
-// 0 is 2^-127, finite. The main loop's tiles are whole: a row inside M never reaches past
-// its ceil(K / 32) scales there, and a row past M starts past the tensor's end (ld >=
-// ceil(K / 32)), so with 4-byte aligned rows (kAligned) a thread's share moves in one load
-// (two dwords for 8 bytes), else byte by byte.
+// with 1-byte loads against a descriptor moved to the tile and ending at the tensor's last
+// scale (never a cut dword), and zeroes the blocks that lie wholly past K (mask_k): their
+// bytes are row padding or the next row, possibly NaN (0xff), and NaN times the zeroed data
+// would be NaN; 0 is 2^-127, finite. The main loop's tiles are whole, so it addresses them as
+// the operand copies address a K-contiguous operand (mfma_tile_copy.hpp, "fixed"): the
+// block's descriptor, built once (origin, loop_span), the K tile's kt * kBlocks bytes in the
+// load's scalar offset, which the range check does not see (it checks the lane offset alone:
+// arch/amd/buffer.hpp). Both cases the check must still cover hold against the fixed
+// num_records = span = (rows - 1) * ld + ceil(K / 32): a row inside M reads blocks below
+// ceil(K / 32) of its own row (the tile is whole), at lane offsets whose last byte is below
+// span (K > BK there, so kBlocks < ceil(K / 32)); a row past M has a lane offset of at least
+// (M - m0) * ld >= span (ld >= ceil(K / 32)) and reads 0, whatever the K tile. No dword
+// straddles span, so neither chip-dependent answer is met. With no tile after the first
+// (K <= BK) loop_span is 0 and every lane reads 0, as for the operands. So the loop keeps no
+// descriptor arithmetic for scales (per tile: one scalar add of kBlocks per operand, where
+// the moved descriptor took five: base add with carry, mask, remaining bytes, clamp).
+// With 4-byte aligned rows (kAligned) a thread's share moves in one load (two dwords for 8
+// bytes), else byte by byte.
 #pragma once
 #include <cstdint>
 
@@ -85,22 +96,25 @@ struct MfmaScaleCopy {
     loop_span = span * std::uint32_t(whole_tiles < 1 ? whole_tiles : 1);
   }
 
+  // checked (the prologue's tile, possibly partial): a descriptor moved to the tile, every
+  // byte range-checked against the tensor's end; else (the main loop's whole tiles) the
+  // block's fixed descriptor with the K tile in the scalar offset (see the top of this file).
   template <bool kChecked = false>
   TESSERA_DEVICE TESSERA_FORCEINLINE void load() {
-    const std::uint32_t end = span - k_bytes;
-    const amd::BufferResource r =
-        amd::make_buffer_resource(origin + k_bytes, kChecked || end < loop_span ? end : loop_span);
+    const amd::BufferResource r = kChecked ? amd::make_buffer_resource(origin + k_bytes, span - k_bytes)
+                                           : amd::make_buffer_resource(origin, loop_span);
+    const std::uint32_t soffset = kChecked ? 0u : k_bytes;
     if constexpr (kAligned && !kChecked && kBytes < 4) {
-      regs[0] = amd::buffer_load<kBytes>(r, offset);
+      regs[0] = amd::buffer_load<kBytes>(r, offset, soffset);
     } else if constexpr (kAligned && !kChecked) {
       TESSERA_UNROLL
-      for (int w = 0; w < kWords; ++w) regs[w] = amd::buffer_load<4>(r, offset + 4u * std::uint32_t(w));
+      for (int w = 0; w < kWords; ++w) regs[w] = amd::buffer_load<4>(r, offset + 4u * std::uint32_t(w), soffset);
     } else {
       TESSERA_UNROLL
       for (int w = 0; w < kWords; ++w) regs[w] = 0u;
       TESSERA_UNROLL
       for (int q = 0; q < kBytes; ++q) {
-        regs[q / 4] |= std::uint32_t(amd::buffer_load<1>(r, offset + std::uint32_t(q))) << (8 * (q % 4));
+        regs[q / 4] |= std::uint32_t(amd::buffer_load<1>(r, offset + std::uint32_t(q), soffset)) << (8 * (q % 4));
       }
     }
   }
