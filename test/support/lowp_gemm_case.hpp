@@ -150,7 +150,9 @@ struct LowpHostCase {
   std::vector<T> pack(const std::vector<std::uint8_t>& codes, std::int64_t rows, std::int64_t K, std::int64_t ld) const {
     constexpr int kBits = value_bits<T>;
     const std::int64_t values = rows == 0 ? 0 : (rows - 1) * ld + K;
-    const std::int64_t elements = (values * kBits / 8 + std::int64_t(sizeof(T)) - 1) / std::int64_t(sizeof(T));
+    // Whole elements covering every bit of the last value (an fp6 row may end inside a group).
+    const std::int64_t value_bytes = (values * kBits + 7) / 8;
+    const std::int64_t elements = (value_bytes + std::int64_t(sizeof(T)) - 1) / std::int64_t(sizeof(T));
     std::vector<std::uint8_t> bytes(std::size_t(off + std::max<std::int64_t>(elements, 1)) * sizeof(T), 0x77);
     std::uint8_t* data = bytes.data() + off * std::int64_t(sizeof(T));
     for (std::int64_t r = 0; r < rows; ++r) {
