@@ -1,8 +1,9 @@
 // What tessera_bench_hip's low-precision suite knows of each operand type: its format
 // (decoded from the format's definition by test/support/narrow_float_reference.hpp, not by
-// the library's types), the tag in benchmark names, bits per value (8; 4 for fp4, two a
-// byte; 6 for fp6, four in three bytes: lowp_host_data.hpp packs both as one bit stream),
-// and hipBLASLt's name for it. Host only.
+// the library's types), the tag in benchmark names and hipBLASLt's name for it. Bits per
+// value come from the library's packed-type traits (tessera::value_bits: 8; 4 for fp4, two a
+// byte; 6 for fp6, four in three bytes: lowp_host_data.hpp packs both as one bit stream).
+// Host only.
 //
 // hipDataType values (hip/library_types.h as in ROCm 7, the enum hipBLASLt's layouts take):
 // HIP_R_8F_E4M3 = 28, HIP_R_8F_E5M2 = 29 (OCP), HIP_R_6F_E2M3 = 31, HIP_R_6F_E3M2 = 32 (OCP
@@ -30,43 +31,43 @@ struct LowpElement;
 template <>
 struct LowpElement<tessera::float8_e4m3fnuz_t> {
   static constexpr const char* kTag = "e4m3fnuz";
-  static constexpr int kBits = 8, kHipDataType = 1000;
+  static constexpr int kHipDataType = 1000;
   static const reference::Format& format() { return reference::kE4M3Fnuz; }
 };
 template <>
 struct LowpElement<tessera::float8_e5m2fnuz_t> {
   static constexpr const char* kTag = "e5m2fnuz";
-  static constexpr int kBits = 8, kHipDataType = 1001;
+  static constexpr int kHipDataType = 1001;
   static const reference::Format& format() { return reference::kE5M2Fnuz; }
 };
 template <>
 struct LowpElement<tessera::float8_e4m3_t> {
   static constexpr const char* kTag = "e4m3";
-  static constexpr int kBits = 8, kHipDataType = 28;
+  static constexpr int kHipDataType = 28;
   static const reference::Format& format() { return reference::kE4M3; }
 };
 template <>
 struct LowpElement<tessera::float8_e5m2_t> {
   static constexpr const char* kTag = "e5m2";
-  static constexpr int kBits = 8, kHipDataType = 29;
+  static constexpr int kHipDataType = 29;
   static const reference::Format& format() { return reference::kE5M2; }
 };
 template <>
 struct LowpElement<tessera::float4_e2m1x2_t> {  // the lower K in the low nibble
   static constexpr const char* kTag = "e2m1";
-  static constexpr int kBits = 4, kHipDataType = 33;
+  static constexpr int kHipDataType = 33;
   static const reference::Format& format() { return reference::kE2M1; }
 };
 template <>
 struct LowpElement<tessera::float6_e2m3x4_t> {  // value k of a row at bits [6 k, 6 k + 6)
   static constexpr const char* kTag = "e2m3";
-  static constexpr int kBits = 6, kHipDataType = 31;
+  static constexpr int kHipDataType = 31;
   static const reference::Format& format() { return reference::kE2M3; }
 };
 template <>
 struct LowpElement<tessera::float6_e3m2x4_t> {
   static constexpr const char* kTag = "e3m2";
-  static constexpr int kBits = 6, kHipDataType = 32;
+  static constexpr int kHipDataType = 32;
   static const reference::Format& format() { return reference::kE3M2; }
 };
 

@@ -160,8 +160,8 @@ LowpKind lowp_kind() {
   using EA = typename Config::ElementA;
   using EB = typename Config::ElementB;
   using Mode = typename Config::OperandScales;
-  return {Config::Arch::kName, &LowpElement<EA>::format(), &LowpElement<EB>::format(), LowpElement<EA>::kBits,
-          LowpElement<EB>::kBits, Mode::kBlock, Mode::kPerTensor, Config::LayoutC::kIsRowMajor};
+  return {Config::Arch::kName, &LowpElement<EA>::format(), &LowpElement<EB>::format(), tessera::value_bits<EA>,
+          tessera::value_bits<EB>, Mode::kBlock, Mode::kPerTensor, Config::LayoutC::kIsRowMajor};
 }
 
 }  // namespace

@@ -42,9 +42,10 @@ constexpr bool is_mfma_input = std::is_same_v<T, half_t> || std::is_same_v<T, bf
 template <class T>
 constexpr bool is_mfma_output = is_mfma_input<T> || std::is_same_v<T, float>;
 
-// Packed fp6 storage (four values in three bytes, core/float6.hpp).
+// Packed fp6 storage (four values in three bytes, core/float6.hpp), told by the packed-type
+// traits of core/numeric.hpp that the tcgen05 family reads too.
 template <class T>
-constexpr bool is_packed_fp6 = std::is_same_v<T, float6_e2m3x4_t> || std::is_same_v<T, float6_e3m2x4_t>;
+constexpr bool is_packed_fp6 = values_per_element<T> == 4 && value_bits<T> == 6;
 // A low-precision storage type: one byte (fp8, fp4 pairs) or packed fp6 groups.
 template <class T>
 constexpr bool is_lowp_storage = sizeof(T) == 1 || is_packed_fp6<T>;
