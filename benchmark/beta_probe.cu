@@ -3,7 +3,7 @@
 // of the default WgmmaConfig and of StagingBoxes<4>, CUDA events, L2 flushed, medians of 20.
 #include <cstdio>
 #include "probe_support.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 #include "tessera/runtime/gpu.hpp"
 using namespace tessera;
 using bf16 = bfloat16_t;

@@ -21,7 +21,7 @@
 #include <random>
 #include <vector>
 
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

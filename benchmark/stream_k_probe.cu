@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "probe_support.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 #include "tessera/runtime/gpu.hpp"
 
 using namespace tessera;

@@ -42,7 +42,7 @@
 #include "mfma_lowp_configs.hpp"
 #include "naive_gemm.hpp"
 #include "reference_gemm.hpp"
-#include "tessera/gemm/mfma_gemm.hpp"
+#include "tessera/gemm/mfma/mfma.hpp"
 #include "vendor_hipblaslt.hpp"
 
 namespace {

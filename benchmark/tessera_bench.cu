@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!TESSERA_BENCH_HAS_FMA) {
-    std::fprintf(stderr, "tessera_bench: tessera/gemm/fma_gemm.hpp was missing at build time: "
+    std::fprintf(stderr, "tessera_bench: tessera/gemm/fma/fma.hpp was missing at build time: "
                          "running the baselines only\n");
   }
 

@@ -18,32 +18,32 @@
 
 // The kernels are written alongside this harness; without them the baselines still build
 // and run.
-#if __has_include("tessera/gemm/fma_gemm.hpp")
-#include "tessera/gemm/dispatch.hpp"
-#include "tessera/gemm/fma_gemm.hpp"
+#if __has_include("tessera/gemm/fma/fma.hpp")
+#include "tessera/gemm/select/dispatch.hpp"
+#include "tessera/gemm/fma/fma.hpp"
 #define TESSERA_BENCH_HAS_FMA 1
 #else
 #define TESSERA_BENCH_HAS_FMA 0
 #endif
 // The Hopper tensor-core family, for 16-bit inputs (CUDA builds for sm_90a only: its
 // kernels exist only there).
-#if defined(TESSERA_CUDA) && __has_include("tessera/gemm/wgmma_gemm.hpp")
-#include "tessera/gemm/auto_gemm.hpp"
-#include "tessera/gemm/batched_scheduler.hpp"
-#include "tessera/gemm/cluster_split_gemm.hpp"
-#include "tessera/gemm/dispatch.hpp"
+#if defined(TESSERA_CUDA) && __has_include("tessera/gemm/wgmma/wgmma.hpp")
+#include "tessera/gemm/select/auto.hpp"
+#include "tessera/gemm/scheduler/batched.hpp"
+#include "tessera/gemm/wgmma/cluster_split.hpp"
+#include "tessera/gemm/select/dispatch.hpp"
 #include "tessera/gemm/epilogue/fused.hpp"
-#include "tessera/gemm/grouped_scheduler.hpp"
-#include "tessera/gemm/small_m.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 #define TESSERA_BENCH_HAS_WGMMA 1
 #else
 #define TESSERA_BENCH_HAS_WGMMA 0
 #endif
 // The AMD MFMA GEMM (HIP builds, 16-bit inputs): the default 256x256x64 tile, four-cluster
 // ping-pong, the device picking gfx942 or gfx950.
-#if defined(TESSERA_HIP) && __has_include("tessera/gemm/mfma_gemm.hpp")
-#include "tessera/gemm/mfma_gemm.hpp"
+#if defined(TESSERA_HIP) && __has_include("tessera/gemm/mfma/mfma.hpp")
+#include "tessera/gemm/mfma/mfma.hpp"
 #define TESSERA_BENCH_HAS_MFMA 1
 #else
 #define TESSERA_BENCH_HAS_MFMA 0
@@ -90,7 +90,7 @@ using Only = tessera::gemm::Dispatch<tessera::gemm::When<Rule, Config>>;
 #endif
 
 // Tessera's tensor-core GEMMs for 16-bit inputs (the classic suite's 16-bit types and the
-// LLM suite): one line per variant. tessera_auto is the selector (auto_gemm.hpp); the
+// LLM suite): one line per variant. tessera_auto is the selector (select/auto.hpp); the
 // others are the configurations it chooses among, where they apply. With
 // -DTESSERA_BENCH_TUNE_VARIANTS (bf16 in and out, A row-major, B column-major only) also the
 // candidates the selector's table was measured against (benchmark/notes/small_m.md).
@@ -111,7 +111,7 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
   // (Cooperative), no cluster (benchmark/notes/wgmma.md says why).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
   // The same tile with scheduler::StreamK: data-parallel, split-K or stream-K per call, by the
-  // rule of gemm/stream_k.hpp (benchmark/notes/stream_k.md).
+  // rule of gemm/scheduler/stream_k.hpp (benchmark/notes/stream_k.md).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, tessera::GemmShape<128, 256, 64>,
                                                    tessera::schedule::AutoSm90, tessera::gemm::ClusterShape<1, 1>, 0,
                                                    tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>>>>(

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "probe_support.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 #include "tessera/runtime/gpu.hpp"
 
 using namespace tessera;
@@ -58,9 +58,9 @@ void run_tessera(const char* name, Problem<LB>& p, std::vector<Row>& rows) {
   if (ws_bytes > 0) TESSERA_GPU_CHECK(gpu::malloc_bytes(&ws, ws_bytes));
   for (void* workspace : {static_cast<void*>(nullptr), ws}) {
     if (workspace == nullptr && ws != nullptr && g_skip_generic) continue;
-    const gemm::WgmmaPath path = gemm::wgmma_path<Config>(args, workspace);
+    const gemm::TmaPath path = gemm::tma_path<Config>(args, workspace);
     std::string label = name;
-    if (path != gemm::WgmmaPath::kTma) {
+    if (path != gemm::TmaPath::kTma) {
       label += std::string(" [") + gemm::path_name(path) + (workspace != nullptr ? ", workspace]" : "]");
     }
     TESSERA_GPU_CHECK(gpu::memset_bytes(p.o.d, 0xff, p.o.nd * 2));  // poison: NaN

@@ -2,8 +2,8 @@
 // by print_plans (which shows their shared-memory plans on a machine without a GPU).
 #pragma once
 
-#include "tessera/gemm/fma_config.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 namespace examples {
 
@@ -19,8 +19,8 @@ using FmaF32RowMajor = tessera::gemm::FmaConfig<Arch, float, tessera::RowMajor, 
 
 // The examples proper also need the kernels and the dispatcher (nvcc or clang -x hip).
 #if defined(TESSERA_CUDA) || defined(TESSERA_HIP)
-#include "tessera/gemm/dispatch.hpp"
-#include "tessera/gemm/fma_gemm.hpp"
+#include "tessera/gemm/select/dispatch.hpp"
+#include "tessera/gemm/fma/fma.hpp"
 
 namespace examples {
 // One configuration per target the build carries; the device picks at run time.

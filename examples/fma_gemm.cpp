@@ -15,7 +15,7 @@
 
 #include "example_support.hpp"
 #include "example_configs.hpp"
-#include "tessera/gemm/fma_gemm.hpp"
+#include "tessera/gemm/fma/fma.hpp"
 
 #include "tessera/runtime/gpu.hpp"
 #if !defined(TESSERA_HIP)

@@ -9,7 +9,7 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/schedule/amd_pingpong.hpp"
 

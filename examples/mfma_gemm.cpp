@@ -15,8 +15,8 @@
 
 #include "example_support.hpp"
 #include "mfma_configs.hpp"
-#include "tessera/gemm/dispatch.hpp"
-#include "tessera/gemm/mfma_gemm.hpp"
+#include "tessera/gemm/select/dispatch.hpp"
+#include "tessera/gemm/mfma/mfma.hpp"
 #include "tessera/runtime/gpu.hpp"
 
 namespace gpu = tessera::gpu;

@@ -6,10 +6,10 @@
 #include "example_configs.hpp"
 #include "mfma_configs.hpp"
 #include "umma_configs.hpp"
-#include "tessera/gemm/kernel/fma_smem_plan.hpp"
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
-#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/fma/smem_plan.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
+#include "tessera/gemm/wgmma/smem_plan.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 
 template <class Config>
 void print_plan(const char* what) {
@@ -23,7 +23,7 @@ void print_plan(const char* what) {
               std::size_t(Config::Arch::kSmemBytesPerBlock));
 }
 
-// The Hopper tensor-core family: the TMA path's plan and the generic path's.
+// The Hopper tensor-core family: the TMA path's plan and the realigning path's.
 template <class Config>
 void print_wgmma_plans(const char* what) {
   char title[256];
@@ -31,31 +31,31 @@ void print_wgmma_plans(const char* what) {
                 Config::kBlockN, Config::kBlockK, Config::Schedule::kName, Config::kStages);
   using Plans = tessera::gemm::WgmmaSmemPlan<Config>;
   Plans::Plan::print(stdout, title);
-  std::snprintf(title, sizeof title, "%s on sm_90a, generic path: %d stages, %d raw slots", what,
-                Plans::Generic::kStages, Plans::Generic::kRawSlots);
-  Plans::GenericPlan::print(stdout, title);
+  std::snprintf(title, sizeof title, "%s on sm_90a, realigning path: %d stages, %d raw slots", what,
+                Plans::Realigning::kStages, Plans::Realigning::kRawSlots);
+  Plans::RealigningPlan::print(stdout, title);
   std::printf("  capacity of sm_90a: %zu bytes per block\n\n", std::size_t(tessera::Sm90::kSmemBytesPerBlock));
 }
 
 // The Blackwell tcgen05 family (compiled and checked, not run): the TMA path's shared-memory
-// plan, the generic path's (the one-CTA form of the configuration), and the tensor-memory plan
+// plan, the realigning path's (the one-CTA form of the configuration), and the tensor-memory plan
 // of the accumulators.
 template <class Config>
 void print_umma_plans(const char* what) {
-  using Generic = typename Config::GenericConfig;
+  using Realigning = typename Config::RealigningConfig;
   char title[256];
   std::snprintf(title, sizeof title, "%s on sm_100a, TMA path: MMA tile %dx%dx%d on %s, %d stages", what,
                 Config::kMmaM, Config::kMmaN, Config::kBlockK, Config::CtaGroup::kName, Config::kStages);
   using Plans = tessera::gemm::UmmaSmemPlan<Config>;
-  using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
+  using RealigningPlans = tessera::gemm::UmmaSmemPlan<Realigning>;
   Plans::Plan::print(stdout, title);
   if constexpr (Config::kTmaOnly) {
-    std::printf("%s: no generic path (operands or scale factors only TMA loads)\n\n", what);
+    std::printf("%s: no realigning path (operands or scale factors only TMA loads)\n\n", what);
   } else {
-    std::snprintf(title, sizeof title, "%s on sm_100a, generic path: tile %dx%d on one CTA, %d stages, %d raw slots",
-                  what, Generic::kBlockM, Generic::kBlockN, GenericPlans::Generic::kStages,
-                  GenericPlans::Generic::kRawSlots);
-    GenericPlans::GenericPlan::print(stdout, title);
+    std::snprintf(title, sizeof title, "%s on sm_100a, realigning path: tile %dx%d on one CTA, %d stages, %d raw slots",
+                  what, Realigning::kBlockM, Realigning::kBlockN, RealigningPlans::Realigning::kStages,
+                  RealigningPlans::Realigning::kRawSlots);
+    RealigningPlans::RealigningPlan::print(stdout, title);
   }
   std::snprintf(title, sizeof title, "%s on sm_100a: %d accumulator buffers of %d fp32 columns%s", what,
                 Config::kAccumulatorBuffers, Config::kBlockN, Config::kBlockScaled ? ", scale factors" : "");

@@ -1,4 +1,4 @@
-// The Blackwell tcgen05 GEMM configurations Tessera ships and checks (gemm/umma_config.hpp):
+// The Blackwell tcgen05 GEMM configurations Tessera ships and checks (gemm/umma/config.hpp):
 // together they cover both input types, the three output types, both majors of A and of B,
 // both layouts of D, one CTA per MMA with and without a multicast cluster, a CTA pair
 // (cta_group::2), low-precision operands (.kind::f8f6f4: fp8, fp6, fp4, mixed) on one CTA and
@@ -14,7 +14,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace examples::umma {

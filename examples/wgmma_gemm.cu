@@ -5,7 +5,7 @@
 //                            row-major A, B and D with ld = the row length)
 //
 // Leading dimensions TMA cannot describe (an odd K or N, as in 4097 4095 4103) take the
-// generic path (gemm/wgmma_gemm.hpp); the example says which. Exit status 0 means the
+// realigning path (gemm/wgmma/wgmma.hpp); the example says which. Exit status 0 means the
 // result was verified; 77 means no sm_90 GPU was found (nothing ran).
 #include <cublas_v2.h>
 
@@ -19,7 +19,7 @@
 
 #include "example_support.hpp"
 #include "example_configs.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 #include "tessera/runtime/gpu.hpp"
 
 namespace gpu = tessera::gpu;
@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
   const std::size_t workspace_bytes = Gemm::workspace_size(args);
   void* workspace = nullptr;
   if (workspace_bytes > 0) TESSERA_GPU_CHECK(gpu::malloc_bytes(&workspace, workspace_bytes));
-  const tessera::gemm::WgmmaPath path = tessera::gemm::wgmma_path<Config>(args, workspace);
+  const tessera::gemm::TmaPath path = tessera::gemm::tma_path<Config>(args, workspace);
   std::printf("configuration: WgmmaConfig 128x256x64 %s, %s path%s\n", Config::Schedule::kName,
               tessera::gemm::path_name(path),
-              path != tessera::gemm::WgmmaPath::kPacked ? ""
+              path != tessera::gemm::TmaPath::kPacked ? ""
               : workspace != nullptr ? " (operands TMA cannot describe go through 128-byte-pitched copies)"
                                      : " (D written with direct stores)");
   const tessera::Status s = Gemm::run(args, workspace);

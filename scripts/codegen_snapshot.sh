@@ -74,9 +74,26 @@ ptx fma_isa 100a "$root/test/isa/fma_gemm_kernel.cpp" -DFMA_ISA_NV_ARCH=tessera:
 ptx wgmma_example 90a "$root/examples/wgmma_gemm.cu"
 wait
 ptx wgmma_suite 90a "$root/test/gpu/test_wgmma_gemm.cu"
+wait
+ptx wgmma_fp8_suite 90a "$root/test/gpu/test_wgmma_fp8.cu"
+ptx wgmma_fp8_schedules_suite 90a "$root/test/gpu/test_wgmma_fp8_schedules.cu"
+wait
+ptx many_suite 90a "$root/test/gpu/test_many_gemms.cu"
+ptx stream_k_suite 90a "$root/test/gpu/test_stream_k_gemm.cu"
+wait
+ptx shapes_suite 90a "$root/test/gpu/test_wgmma_shapes.cu"
+ptx fma_suite 90a "$root/test/gpu/test_fma_gemm.cu"
+wait
+ptx umma_suite 100a "$root/test/gpu/test_umma_gemm.cu"
+ptx stream_k_isa 90a "$root/test/isa/stream_k_kernels.cpp"
+wait
+ptx stream_k_isa 100a "$root/test/isa/stream_k_kernels.cpp" -DSTREAM_K_ISA_UMMA
+ptx numeric_types_suite 90a "$root/test/gpu/test_numeric_types.cu"
+wait
 for arch in gfx942 gfx950; do
   amd mfma_isa $arch "$root/test/isa/mfma_gemm_kernel.cpp"
   amd fma_isa $arch "$root/test/isa/fma_gemm_kernel.cpp"
+  amd mfma_lowp_isa $arch "$root/test/isa/mfma_lowp_kernel.cpp"
 done
 wait
 ls "$out"

@@ -48,34 +48,34 @@ build_mutant() {  # <name> <header> <sed expression> <test source>
 if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
-  build_mutant test_fma_gemm_mutant_split_k tessera/gemm/kernel/fma_gemm_kernel.hpp \
+  build_mutant test_fma_gemm_mutant_split_k tessera/gemm/fma/kernel.hpp \
     's/slice_elements(p\.M, p\.N)/slice_elements(p.N, p.M)/' test/gpu/test_fma_gemm.cu
-  build_mutant test_wgmma_gemm_mutant tessera/gemm/collective/wgmma_mainloop.hpp \
+  build_mutant test_wgmma_gemm_mutant tessera/gemm/wgmma/mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
-  build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma_launch.hpp \
+  build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma/launch.hpp \
     's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu
-  build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma_launch.hpp \
+  build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma/launch.hpp \
     's/    if (ok(s) \&\& plan.d.packed) {/    if (false) {/' test/gpu/test_wgmma_gemm.cu
-  build_mutant test_stream_k_gemm_mutant_skip tessera/gemm/collective/stream_k_fixup.hpp \
+  build_mutant test_stream_k_gemm_mutant_skip tessera/gemm/scheduler/fixup.hpp \
     's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers \&\& p0 + b != 1) acc[q][e] += v[q][b][e];/' test/gpu/test_stream_k_gemm.cu
-  build_mutant test_stream_k_gemm_mutant_twice tessera/gemm/collective/stream_k_fixup.hpp \
+  build_mutant test_stream_k_gemm_mutant_twice tessera/gemm/scheduler/fixup.hpp \
     's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers) acc[q][e] += (p0 + b == 1 ? 2.0f : 1.0f) * v[q][b][e];/' \
     test/gpu/test_stream_k_gemm.cu
-  build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma_launch.hpp \
+  build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma/launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
-  build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/collective/cluster_partial_sum.hpp \
+  build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/wgmma/cluster_partial_sum.hpp \
     's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
-  build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/collective/staged_c_loader.hpp \
+  build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/wgmma/staged_c_loader.hpp \
     's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
     test/gpu/test_wgmma_shapes.cu
-  build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/transposed.hpp \
+  build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/select/transposed.hpp \
     's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
-  build_mutant test_wgmma_fp8_mutant tessera/gemm/collective/wgmma_fp8_mainloop.hpp \
+  build_mutant test_wgmma_fp8_mutant tessera/gemm/wgmma/fp8_mainloop.hpp \
     's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
     test/gpu/test_wgmma_fp8.cu
-  build_mutant test_many_gemms_mutant_offset tessera/gemm/grouped_scheduler.hpp \
+  build_mutant test_many_gemms_mutant_offset tessera/gemm/scheduler/grouped.hpp \
     's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
   mutants=$work
 fi

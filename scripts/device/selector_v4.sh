@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The selector's v4 rule (128 x 128 tiles for partial waves and short-K few-tile shapes,
-# scheduler::StreamK entries for deep K with a workspace: gemm/auto_rule.hpp) on a Hopper
+# scheduler::StreamK entries for deep K with a workspace: gemm/select/auto_rule.hpp) on a Hopper
 # machine, one call (benchmark/notes/small_m.md, v4). Binaries built elsewhere and staged in
 # .carry/sel/bins.tar.xz: test_wgmma_shapes (cmake --preset gpu) and tessera_bench_tune
 # (tessera_bench of a gpu-preset build configured with

@@ -34,8 +34,8 @@ if [[ ${1:-} == --build ]]; then
   work=$(mktemp -d)
   mutant() {  # <name> <sed expression>
     rm -rf "$work/include" && cp -r include "$work/include"
-    sed -i "$2" "$work/include/tessera/gemm/collective/stream_k_fixup.hpp"
-    if cmp -s "$work/include/tessera/gemm/collective/stream_k_fixup.hpp" include/tessera/gemm/collective/stream_k_fixup.hpp; then
+    sed -i "$2" "$work/include/tessera/gemm/scheduler/fixup.hpp"
+    if cmp -s "$work/include/tessera/gemm/scheduler/fixup.hpp" include/tessera/gemm/scheduler/fixup.hpp; then
       echo "mutation $1 did not apply"; exit 2
     fi
     nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \

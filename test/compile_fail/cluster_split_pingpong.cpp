@@ -1,6 +1,6 @@
 // The cluster split-K kernel sums the partial tiles of both consumer warpgroups of one tile:
 // its tile configuration must be Cooperative, not Pingpong (one tile per warpgroup).
-#include "tessera/gemm/cluster_split_config.hpp"
+#include "tessera/gemm/wgmma/cluster_split_config.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // Only the families with low-precision operands read option::OperandScales; the FMA family
 // refuses it rather than ignore it.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 #include "tessera/gemm/operand_scales.hpp"
 
 using namespace tessera;

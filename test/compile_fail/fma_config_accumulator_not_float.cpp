@@ -1,5 +1,5 @@
 // The FMA kernel accumulates with __builtin_fmaf: a double (or half) accumulator is refused.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // A block tile of 136 rows with 16-row thread tiles: 136 / 16 leaves 8 rows no thread
 // computes. The other extents keep the thread count (64) and the operand split valid, so
 // only this check fires.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

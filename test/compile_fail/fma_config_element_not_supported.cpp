@@ -1,7 +1,7 @@
 // Operands are float, half_t or bfloat16_t (4 or 2 bytes, converted to float on the way
 // into shared memory); an int (or double) operand is refused by the config, before any
 // loader sees it.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

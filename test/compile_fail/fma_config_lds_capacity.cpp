@@ -2,7 +2,7 @@
 // is 64 x 260 floats (66560 B), over gfx942's 64 KiB of LDS. gfx950 (160 KiB) holds it.
 // The config itself is valid; the plan's capacity check (smem::AssertFits in
 // FmaSmemPlan) is what refuses it, naming the buffers.
-#include "tessera/gemm/kernel/fma_smem_plan.hpp"
+#include "tessera/gemm/fma/smem_plan.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // The FMA kernel double-buffers through registers: kStages is 2, and a third stage is
 // refused rather than silently ignored.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

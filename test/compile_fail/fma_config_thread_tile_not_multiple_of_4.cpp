@@ -1,7 +1,7 @@
 // A thread tile of 6 rows: each thread reads its rows as 16-byte vectors of 4 floats, so
 // ThreadTile M and N must be multiples of 4. The block tile is chosen so that 6 divides
 // it and every other FmaConfig check holds: only this one fires.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // 16x16 = 256 accumulators per thread: with the fragments on top they cannot stay in
 // registers. 128 (8x16) is the limit; the 128x128x8 tile splits over either count.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // A 256x256 block tile of 4x8 thread tiles needs 64 x 32 = 2048 threads; a block may
 // have 1024. The K extent (32) keeps each operand tile splittable over 2048 threads, so
 // only the thread limit fires.
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // A grouped GEMM's layout is one of the two the scheduler knows.
-#include "tessera/gemm/grouped_scheduler.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // The async schedule's direct-to-LDS loads move 16 bytes per lane, which only gfx950 has
 // (gfx942: 4 bytes). Asking for it on gfx942 names the reason.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

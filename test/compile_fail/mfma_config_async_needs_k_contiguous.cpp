@@ -1,6 +1,6 @@
 // A direct-to-LDS load writes lane i's bytes at LDS slot i, so it cannot transpose a
 // row-major B (N-contiguous) into the K-contiguous layout the MFMA reads: refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // Four clusters slice the dot in 4 along K: with 32x32 MFMAs one 16-byte read covers 16
 // values of K, so BlockTile K 32 has only 2 read steps to slice. Refused, naming why.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // 32x32x16 MFMAs exist only on gfx950.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,6 +1,6 @@
 // option::Scales (the wgmma family's fp8 scaling) on an MFMA fp8 configuration: refused, not
 // ignored; the MFMA family's scales are option::OperandScales.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 
 using namespace tessera;

@@ -1,5 +1,5 @@
 // The async (direct-to-LDS) schedule takes 16-bit operands only.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

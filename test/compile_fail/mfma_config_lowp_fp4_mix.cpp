@@ -1,6 +1,6 @@
 // fp6 mixes with fp8 (both take one LDS byte slot a value) but not with fp4 (two values a
 // byte): an fp6 x fp4 GEMM is refused; fp6 x fp8 is the control.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

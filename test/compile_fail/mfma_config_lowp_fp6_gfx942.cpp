@@ -1,6 +1,6 @@
 // fp6 operands exist only in gfx950's f8f6f4 MFMAs: a packed fp6 GEMM on gfx942 is refused;
 // the same configuration on gfx950 is the control.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

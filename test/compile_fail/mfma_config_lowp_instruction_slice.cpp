@@ -1,6 +1,6 @@
 // gfx950's 32x32x64 MFMA with fp8 operands takes two 16-byte read steps; four clusters slice
 // a 128-deep K tile (4 read steps) finer than that. Refused, naming why.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // fp8 operands are copied into LDS without a transpose: a column-major A is refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

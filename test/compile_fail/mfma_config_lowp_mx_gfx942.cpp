@@ -1,5 +1,5 @@
 // MX block scales are applied by gfx950's v_mfma_scale instructions: gfx942 has none.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // Low-precision (fp8, fp4) operands are walked data-parallel only: scheduler::StreamK is
 // refused for them (16-bit operands take it).
-#include "tessera/gemm/mfma_config.hpp"
-#include "tessera/gemm/stream_k.hpp"
+#include "tessera/gemm/mfma/config.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 
 using namespace tessera;
 

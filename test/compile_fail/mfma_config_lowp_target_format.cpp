@@ -1,5 +1,5 @@
 // gfx942's fp8 MFMAs read the fnuz formats: OCP e4m3 operands on gfx942 are refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

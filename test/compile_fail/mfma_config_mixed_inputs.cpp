@@ -1,5 +1,5 @@
 // One MFMA instruction reads A and B of one type: half_t A with bfloat16_t B is refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

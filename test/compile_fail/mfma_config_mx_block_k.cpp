@@ -1,6 +1,6 @@
 // With MX scales a K tile holds 4 or 8 scale blocks (128 or 256 values of K): a 64-deep
 // fp4 tile (2 blocks) is refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // One cluster pairs waves of two workgroups on a CU, so the plan must fit twice in the
 // CU's LDS: 192x128x64 needs 40 KiB, over half of gfx942's 64 KiB (its registers fit).
 // The config is valid; the plan's check refuses it.
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 
 using namespace tessera;
 

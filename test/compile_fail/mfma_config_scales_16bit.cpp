@@ -1,5 +1,5 @@
 // Operand scales are for fp8 and fp4 operands: a bf16 configuration with them is refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

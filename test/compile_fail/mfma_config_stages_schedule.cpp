@@ -1,6 +1,6 @@
 // Three stages are the async schedule's (direct-to-LDS); the four-cluster schedule keeps
 // the next tile in registers and runs two. Asking for both is refused.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

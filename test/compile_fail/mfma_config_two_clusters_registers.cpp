@@ -1,7 +1,7 @@
 // Two clusters read the whole K tile's operands before the first dot; at 256x256x64 that
 // is 96 registers beside 128 accumulators and 32 for the next tile, past the 256 two waves
 // per SIMD allow (the seed uses four clusters there). Refused, naming the fix.
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // No accumulator buffer at all.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

@@ -1,5 +1,5 @@
 // fp32 operands: .kind::f16 takes half_t or bfloat16_t (tf32 is not shipped).
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

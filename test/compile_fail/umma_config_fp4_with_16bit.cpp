@@ -1,5 +1,5 @@
 // One tcgen05.mma kind reads both operands: fp4 A with a 16-bit B has none.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

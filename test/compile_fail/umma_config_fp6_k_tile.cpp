@@ -1,6 +1,6 @@
 // fp6 / fp4 operands are staged a byte a value, 128 values of K a stage line (and TMA unpacks
 // them in boxes of 128 values): a K tile of 256 values has no stage layout.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

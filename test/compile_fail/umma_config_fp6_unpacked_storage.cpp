@@ -1,7 +1,7 @@
 // fp6 operands of the tcgen05 family are stored packed (float6_e2m3x4_t: four values in three
 // bytes), as TMA's unpacking type reads them; Tessera's one-value-a-byte float6_e2m3_t is not
 // an operand type there (TMA cannot load it into the layout the MMA reads).
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // option::Scales (the wgmma family's fp8 scaling) on a tcgen05 fp8 configuration: refused,
 // not ignored (the tcgen05 family takes block scales through option::OperandScales).
 #include "tessera/gemm/scale_mode.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

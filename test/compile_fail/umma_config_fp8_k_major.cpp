@@ -1,5 +1,5 @@
 // fp8 operands with B N-major (row-major B): tcgen05 reads 8-bit operands K-major only.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

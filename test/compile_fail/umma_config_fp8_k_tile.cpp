@@ -1,5 +1,5 @@
 // fp8 operands with the 16-bit types' K tile of 64: a stage row is 128 bytes, 128 fp8 values.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -2,7 +2,7 @@
 // fp8 runs .kind::mxf8f6f4.block_scale); per-tensor operand scales are not built for it: it
 // refuses them rather than ignore them.
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -1,7 +1,7 @@
 // tcgen05 fp8 operands are walked data-parallel only: scheduler::StreamK is refused for them
 // (16-bit operands take it).
-#include "tessera/gemm/stream_k.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // A K tile of 32: the stages are 128-byte swizzled lines of 64 16-bit elements.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

@@ -1,5 +1,5 @@
 // A 64-row MMA tile on one CTA: tcgen05.mma's M = 64 keeps its accumulator in other TMEM lanes; not shipped.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

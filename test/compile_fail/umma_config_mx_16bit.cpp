@@ -1,7 +1,7 @@
 // Block scales are applied by the block-scaled kinds, whose operands are fp8 / fp6 / fp4:
 // 16-bit operands have none.
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

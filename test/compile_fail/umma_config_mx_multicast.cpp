@@ -1,7 +1,7 @@
 // Block-scaled configurations run on one CTA without a multicast cluster, or on a CTA pair:
 // the scale loader writes each CTA's scale factors itself and multicasts nothing.
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

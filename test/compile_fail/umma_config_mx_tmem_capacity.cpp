@@ -1,8 +1,8 @@
 // Block scales take tensor-memory columns beside the accumulators: two 256-column accumulators
 // (all 512 columns) leave none for them; one accumulator buffer fits.
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // An N tile of 96: a valid MMA width, but the epilogue stores whole 128-byte lines of D.
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

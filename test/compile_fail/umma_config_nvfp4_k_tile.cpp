@@ -1,7 +1,7 @@
 // NVFP4 on fp4 x fp4 (.kind::mxf4nvf4) reads fp4 packed: its K tile is 256 values (one
 // 128-byte line a row, 16 scale blocks of 16); 128 values would be half a line.
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

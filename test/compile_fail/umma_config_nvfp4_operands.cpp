@@ -1,7 +1,7 @@
 // NVFP4 scales (ue4m3 per 16 values) are applied by .kind::mxf4nvf4, whose operands are both
 // fp4: an fp8 operand has no such MMA.
 #include "tessera/gemm/operand_scales.hpp"
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 

@@ -1,5 +1,5 @@
 // A CTA pair inside a larger cluster: not supported (a pair is its own 2x1 cluster).
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

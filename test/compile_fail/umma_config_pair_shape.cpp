@@ -1,5 +1,5 @@
 // A CTA pair with a 128-row MMA tile: a pair's MMA here is 256 rows (128 per CTA).
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

@@ -1,5 +1,5 @@
 // Six stages of a 128x256x64 tile (288 KiB) cannot fit 227 KiB: the plan names its buffers.
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

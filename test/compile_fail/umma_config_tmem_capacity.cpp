@@ -1,6 +1,6 @@
 // Three accumulator buffers of a 256-column N tile need 768 tensor-memory columns; the SM has
 // 512. The TMEM plan's check names the target, both numbers and the buffers.
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

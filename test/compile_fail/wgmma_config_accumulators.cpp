@@ -1,5 +1,5 @@
 // A 256x256 Cooperative tile gives each consumer thread 256 accumulators: more than its registers hold.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

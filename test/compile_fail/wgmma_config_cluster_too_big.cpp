@@ -1,5 +1,5 @@
 // A cluster of 8 CTAs is refused (the family supports 1 to 4).
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

@@ -1,5 +1,5 @@
 // Cooperative splits the rows between two warpgroups of at least 64 rows: a 64-row tile cannot.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

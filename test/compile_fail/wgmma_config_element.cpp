@@ -1,5 +1,5 @@
 // wgmma takes f16 or bf16 operands here: fp32 A and B are refused.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

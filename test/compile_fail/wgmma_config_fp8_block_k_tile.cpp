@@ -1,5 +1,5 @@
 // Block scales: one A and one B scale per K tile, so a K tile of 256 (two scale blocks) is refused.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

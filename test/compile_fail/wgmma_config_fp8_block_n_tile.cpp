@@ -1,5 +1,5 @@
 // Block scales: an N tile of 192 would straddle two 128-column scale blocks.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,5 +1,5 @@
 // An fp8 D is staged in boxes of 64 rows x 128 one-byte columns: row-major only.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,5 +1,5 @@
 // fp8 configurations apply their scales in their own epilogue: option::Epilogue is refused.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

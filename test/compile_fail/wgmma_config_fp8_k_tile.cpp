@@ -1,5 +1,5 @@
 // fp8 operands: one wgmma step covers 32 of K, so a K tile of 48 cannot work.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

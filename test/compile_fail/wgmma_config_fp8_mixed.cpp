@@ -1,5 +1,5 @@
 // One fp8 and one 16-bit operand: refused (wgmma takes fp8 with fp8).
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,5 +1,5 @@
 // fp8 operands need an N tile of at least 64 (the narrow 16 and 32 tiles are 16-bit only).
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,6 +1,6 @@
 // fp8 operands compute one GEMM per call: a batched or grouped scheduler is refused.
-#include "tessera/gemm/grouped_scheduler.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

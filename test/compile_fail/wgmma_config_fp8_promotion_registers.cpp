@@ -1,5 +1,5 @@
 // Promoted accumulation doubles the accumulators: 64 x 256 per warpgroup does not fit (the fast one does).
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

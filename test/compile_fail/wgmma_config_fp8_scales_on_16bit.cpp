@@ -1,5 +1,5 @@
 // option::Scales means nothing for 16-bit operands.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

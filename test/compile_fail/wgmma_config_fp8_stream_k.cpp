@@ -1,7 +1,7 @@
 // fp8 operands compute one GEMM per call with scheduler::DataParallel: the stream-K fix-up
 // applies no fp8 scales, so scheduler::StreamK is refused (16-bit operands take it).
-#include "tessera/gemm/stream_k.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,5 +1,5 @@
 // The K tile is one 128-byte swizzled line of 16-bit elements: 64, not 32.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

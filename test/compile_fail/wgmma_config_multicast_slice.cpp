@@ -1,5 +1,5 @@
 // A 64-row tile with an M-contiguous A split between 2 CTAs gives 32-column slices, no whole swizzle atom.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

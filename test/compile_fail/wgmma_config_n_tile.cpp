@@ -1,5 +1,5 @@
 // wgmma's N spans the tile: 96 columns is no m64nNk16 the family issues.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

@@ -1,6 +1,6 @@
 // An N tile below 64 is one 16- or 32-element slice of B per K step: an N-major (row-major) B
 // tile comes in 64-element (128-byte) chunks of N, which such a tile cannot hold.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 

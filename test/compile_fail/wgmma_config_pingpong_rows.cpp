@@ -1,5 +1,5 @@
 // Pingpong gives each warpgroup a whole tile: 256 rows do not fit one.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

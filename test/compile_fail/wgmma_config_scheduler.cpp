@@ -1,7 +1,7 @@
 // The wgmma family's kernel walks DataParallel's or StreamK's units (a fix-up follows only
 // StreamK's); the FMA family's one-unit-per-block SplitKSlices is not one of them.
-#include "tessera/gemm/split_k.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 

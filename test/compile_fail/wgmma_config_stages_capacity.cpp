@@ -1,5 +1,5 @@
 // Six stages of a 128x256x64 tile (288 KiB) and the staging cannot fit 227 KiB: the plan names its buffers.
-#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
+#include "tessera/gemm/wgmma/smem_plan.hpp"
 
 using namespace tessera;
 using gemm::ClusterShape;

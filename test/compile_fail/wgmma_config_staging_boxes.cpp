@@ -1,6 +1,6 @@
 // The epilogue fills one staging box while the stores of the others drain (and, with C staged
 // by TMA, releases a box one box late): it needs at least two per warpgroup.
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 

@@ -37,13 +37,13 @@ struct EmulatedGemm {
 }  // namespace emu_test
 
 // For the instrumented translation units: defines EmulatedGemm<Config> through the host API
-// (the translation unit includes its family's header: fma_gemm.hpp by default, or
-// mfma_gemm.hpp with EMU_TEST_MFMA_FAMILY).
+// (the translation unit includes its family's header: fma/fma.hpp by default, or
+// mfma/mfma.hpp with EMU_TEST_MFMA_FAMILY).
 #if defined(EMU_TEST_DEFINE_GEMM)
 #if defined(EMU_TEST_MFMA_FAMILY)
-#include "tessera/gemm/mfma_gemm.hpp"
+#include "tessera/gemm/mfma/mfma.hpp"
 #else
-#include "tessera/gemm/fma_gemm.hpp"
+#include "tessera/gemm/fma/fma.hpp"
 #endif
 
 namespace emu_test {

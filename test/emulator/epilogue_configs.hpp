@@ -3,7 +3,7 @@
 // here with the MFMA family's accumulator layout, and D of another type than C.
 #pragma once
 #include "emulated_gemm.hpp"
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 #include "test_epilogues.hpp"
 
 namespace emu_test {

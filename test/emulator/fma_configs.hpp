@@ -5,7 +5,7 @@
 #include "emulated_gemm.hpp"
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
-#include "tessera/gemm/fma_config.hpp"
+#include "tessera/gemm/fma/config.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace emu_test {

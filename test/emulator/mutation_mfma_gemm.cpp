@@ -1,6 +1,6 @@
 // Mutation checks of the MFMA GEMM's schedules and kernel (test/emulator/CMakeLists.txt,
 // tessera_schedule_mutant, tessera_mfma_mutant): each build runs the shipped configurations
-// that one mutation of schedule/amd_pingpong.hpp or gemm/kernel/mfma_gemm_kernel.hpp breaks
+// that one mutation of schedule/amd_pingpong.hpp or gemm/mfma/kernel.hpp breaks
 // (mutation_mfma_configs.hpp) and passes only
 // when the emulator catches the break in every one of them the way the mutant expects
 // (EMU_TEST_MUTANT_EXPECT): a race report (an LDS race, or a read of a direct-to-LDS load

@@ -13,7 +13,7 @@
 
 #include "emulated_gemm_case.hpp"
 #include "stream_k_configs.hpp"
-#include "tessera/gemm/stream_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 
 namespace emu_test {
 namespace {

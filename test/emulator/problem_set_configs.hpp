@@ -4,10 +4,10 @@
 // of a problem and its accumulator layout.
 #pragma once
 #include "emulated_gemm.hpp"
-#include "tessera/gemm/batched_scheduler.hpp"
+#include "tessera/gemm/scheduler/batched.hpp"
 #include "tessera/gemm/epilogue/fused.hpp"
-#include "tessera/gemm/grouped_scheduler.hpp"
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 namespace emu_test {
 namespace set_test {

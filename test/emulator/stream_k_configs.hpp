@@ -1,11 +1,11 @@
-// MFMA configurations with scheduler::StreamK (gemm/stream_k.hpp), for the emulator: a persistent
+// MFMA configurations with scheduler::StreamK (gemm/scheduler/stream_k.hpp), for the emulator: a persistent
 // grid of workgroups, each running units of a tile and a range of its K tiles, partial tiles
 // through the workspace. Between them: both targets, both operand copies (16-byte K-contiguous
 // and register-transposing; the element gather on unaligned shapes), the 16x16 and 32x32
 // instructions, no ping-pong and the two-cluster schedule, fp32 and 16-bit D in both layouts.
 #pragma once
 #include "emulated_gemm.hpp"
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 namespace emu_test {
 namespace stream_k {

@@ -1,7 +1,7 @@
 // The MFMA GEMM with scheduler::StreamK on the wave emulator (emulated, not run on AMD
 // hardware): a persistent grid whose workgroups run units of a tile and a range of its K tiles,
 // partial tiles written to the workspace and reduced by the tile's last peer (the emulator
-// runs workgroups one after another: gemm/stream_k.hpp, Reducers). Data-parallel, split-K and
+// runs workgroups one after another: gemm/scheduler/stream_k.hpp, Reducers). Data-parallel, split-K and
 // stream-K forced in turn, and the rule's choice, on edge tiles, K tails, M = 1, K much deeper
 // than M and N, beta, C == D and unaligned operands, against the float64 reference with
 // poisoned outputs and a poisoned workspace, with no emulator report of any kind.
@@ -12,7 +12,7 @@
 
 #include "emulated_gemm_case.hpp"
 #include "stream_k_configs.hpp"
-#include "tessera/gemm/stream_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 
 using namespace emu_test;
 using tessera::gemm::Decomposition;

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "gemm_case.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 namespace tessera::test {
 

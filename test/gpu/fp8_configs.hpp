@@ -1,7 +1,7 @@
 // The fp8 configurations the GPU suite runs (test_wgmma_fp8*.cu): A row-major and B
 // column-major (K-major, as fp8 wgmma needs), D row-major.
 #pragma once
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 namespace tessera::test::fp8 {
 
@@ -33,7 +33,7 @@ using ClusterBlock = Fp8<e4m3, e4m3, bfloat16_t, scale::Blockwise, GemmShape<128
 template <class Config>
 auto expect_path(gemm::TmaPath want) {
   return [want](const auto& args, const void* workspace) {
-    const gemm::TmaPath got = gemm::wgmma_path<Config>(args, workspace);
+    const gemm::TmaPath got = gemm::tma_path<Config>(args, workspace);
     INFO("path " << gemm::path_name(got));
     REQUIRE(got == want);
   };

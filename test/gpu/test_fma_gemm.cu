@@ -1,14 +1,14 @@
 // GPU tests of the FMA GEMM: every element type and layout combination against the
 // float64 reference, odd sizes, beta and in-place, unaligned operands, and every
 // bad-input Status. Label `gpu`: skipped (exit 77) where no GPU exists.
-#include "tessera/gemm/fma_gemm.hpp"
+#include "tessera/gemm/fma/fma.hpp"
 
 #include "gemm_case.hpp"
 #include "test_epilogues.hpp"
 
 #include <tuple>
 
-#include "tessera/gemm/dispatch.hpp"
+#include "tessera/gemm/select/dispatch.hpp"
 
 using namespace tessera;
 using tessera::test::CaseShape;

@@ -6,10 +6,10 @@
 // read or written outside), and the fused epilogues on their own and per group. Every output
 // against the float64 reference, every element no problem owns still poisoned.
 // Label `gpu`; needs an sm_90 device.
-#include "tessera/gemm/batched_scheduler.hpp"
-#include "tessera/gemm/fma_gemm.hpp"
-#include "tessera/gemm/grouped_scheduler.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/scheduler/batched.hpp"
+#include "tessera/gemm/fma/fma.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include "gemm_case.hpp"
 #include "problem_set_case.hpp"
@@ -391,7 +391,7 @@ TEMPLATE_TEST_CASE("epilogue: SiLU on a batch", "[gpu][epilogue]",
 }
 
 // The plain (one-GEMM) configurations take the fused epilogues too: bias + GELU at a TMA shape
-// and at one the packed / generic paths take.
+// and at one the packed / realigning paths take.
 TEST_CASE("epilogue: one GEMM with bias + GELU on every wgmma path", "[gpu][epilogue][plain]") {
   using Epilogue = Compose<LinearCombination, ColumnBias<bfloat16_t>, gemm::GeluTanh>;
   using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,

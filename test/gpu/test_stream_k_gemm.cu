@@ -6,7 +6,7 @@
 // workspace, or one a byte short, runs unsplit (and leaves the workspace alone); bad
 // arguments. Against the float64 reference with poisoned outputs and a poisoned workspace
 // (NaN: every partial read must have been written). Label `gpu`; sm_90 only.
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include <cstring>
 

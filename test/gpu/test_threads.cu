@@ -13,8 +13,8 @@
 // thread-safe: workers record what they saw, the main thread checks it.
 // Tags: [cold] the cold-thread cases (what the context step fixes), [capture], [driver],
 // [cost], [sanitize] the reduced cross-section for compute-sanitizer.
-#include "tessera/gemm/fma_gemm.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/fma/fma.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include "gemm_case.hpp"
 #include "status_string.hpp"
@@ -35,7 +35,7 @@
 #include "tessera/runtime/cuda_driver.hpp"
 
 using namespace tessera;
-using gemm::WgmmaPath;
+using gemm::TmaPath;
 using tessera::test::CaseShape;
 using tessera::test::DeviceBuffer;
 
@@ -204,13 +204,13 @@ struct ThreadedCase {
 };
 
 template <class Config>
-WgmmaPath path_of(const gemm::Arguments<typename Config::ElementA, typename Config::ElementB,
+TmaPath path_of(const gemm::Arguments<typename Config::ElementA, typename Config::ElementB,
                                         typename Config::ElementC>& a,
                   const void* workspace) {
   if constexpr (std::is_same_v<typename Config::Family, gemm::WgmmaFamily>) {
-    return gemm::wgmma_path<Config>(a, workspace);
+    return gemm::tma_path<Config>(a, workspace);
   } else {
-    return WgmmaPath::kGeneric;  // not asked of the FMA family
+    return TmaPath::kRealigning;  // not asked of the FMA family
   }
 }
 
@@ -220,7 +220,7 @@ enum class Workspace { kNone, kGiven };
 // case must take (ignored for FMA). `cold`: every worker must start with no context current
 // (false where a tool may bind one, e.g. under a sanitizer).
 template <class Config>
-void run_threaded(CaseShape s, Workspace workspace, Mode mode, WgmmaPath path = WgmmaPath::kGeneric,
+void run_threaded(CaseShape s, Workspace workspace, Mode mode, TmaPath path = TmaPath::kRealigning,
                   int threads = kThreads, int calls = kCalls, bool cold = true) {
   s.workspace = workspace == Workspace::kGiven;
   // The main thread binds its context with the runtime itself, not with the library's step, so
@@ -288,11 +288,11 @@ const CaseShape kWgmmaOnlyD = {256, 1001, 512, 0, 1.0f, 0.0f};
 
 template <class Config>
 void wgmma_paths(Mode mode) {
-  run_threaded<Config>(kWgmmaTma, Workspace::kNone, mode, WgmmaPath::kTma);
-  run_threaded<Config>(kWgmmaOdd, Workspace::kGiven, mode, WgmmaPath::kPacked);
-  run_threaded<Config>(kWgmmaOnlyD, Workspace::kNone, mode, WgmmaPath::kPacked);
-  run_threaded<Config>(kWgmmaOnlyD, Workspace::kGiven, mode, WgmmaPath::kPacked);
-  run_threaded<Config>(kWgmmaOdd, Workspace::kNone, mode, WgmmaPath::kGeneric);
+  run_threaded<Config>(kWgmmaTma, Workspace::kNone, mode, TmaPath::kTma);
+  run_threaded<Config>(kWgmmaOdd, Workspace::kGiven, mode, TmaPath::kPacked);
+  run_threaded<Config>(kWgmmaOnlyD, Workspace::kNone, mode, TmaPath::kPacked);
+  run_threaded<Config>(kWgmmaOnlyD, Workspace::kGiven, mode, TmaPath::kPacked);
+  run_threaded<Config>(kWgmmaOdd, Workspace::kNone, mode, TmaPath::kRealigning);
 }
 
 // FMA: vector loads (every extent a multiple of 4), scalar loads (odd leading dimensions),
@@ -311,20 +311,20 @@ TEST_CASE("cold threads: FMA family, vector, scalar and split-K", "[gpu][threads
   fma_paths(Mode::kDirect);
 }
 
-TEST_CASE("cold threads: wgmma family, TMA, packed and generic paths", "[gpu][threads][cold][wgmma]") {
+TEST_CASE("cold threads: wgmma family, TMA, packed and realigning paths", "[gpu][threads][cold][wgmma]") {
   wgmma_paths<Bf16Tn>(Mode::kDirect);
 }
 
 TEST_CASE("cold threads: wgmma family in clusters of 2", "[gpu][threads][cold][wgmma][cluster]") {
-  run_threaded<Bf16TnCluster>(kWgmmaTma, Workspace::kNone, Mode::kDirect, WgmmaPath::kTma);
-  run_threaded<Bf16TnCluster>(kWgmmaOdd, Workspace::kGiven, Mode::kDirect, WgmmaPath::kPacked);
+  run_threaded<Bf16TnCluster>(kWgmmaTma, Workspace::kNone, Mode::kDirect, TmaPath::kTma);
+  run_threaded<Bf16TnCluster>(kWgmmaOdd, Workspace::kGiven, Mode::kDirect, TmaPath::kPacked);
 }
 
 TEST_CASE("graph capture from worker threads, ThreadLocal and Global", "[gpu][threads][capture]") {
   for (Mode mode : {Mode::kCaptureThreadLocal, Mode::kCaptureGlobal}) {
     fma_paths(mode);
     wgmma_paths<Bf16Tn>(mode);
-    run_threaded<Bf16TnCluster>(kWgmmaTma, Workspace::kNone, mode, WgmmaPath::kTma);
+    run_threaded<Bf16TnCluster>(kWgmmaTma, Workspace::kNone, mode, TmaPath::kTma);
   }
 }
 
@@ -462,11 +462,11 @@ TEST_CASE("threads: sanitizer cross-section", "[gpu][threads][sanitize]") {
   constexpr int kFew = 4, kTwice = 2;
   const CaseShape tma{136, 264, 72, 0, 1.0f, 0.5f}, only_d{64, 129, 64, 0, 1.0f, 0.0f},
       odd{63, 65, 127, 1, 2.0f, -1.0f};
-  run_threaded<Bf16Tn>(tma, Workspace::kNone, Mode::kDirect, WgmmaPath::kTma, kFew, kTwice, false);
-  run_threaded<Bf16Tn>(only_d, Workspace::kNone, Mode::kDirect, WgmmaPath::kPacked, kFew, kTwice, false);
-  run_threaded<Bf16Tn>(odd, Workspace::kGiven, Mode::kDirect, WgmmaPath::kPacked, kFew, kTwice, false);
-  run_threaded<Bf16Tn>(odd, Workspace::kNone, Mode::kDirect, WgmmaPath::kGeneric, kFew, kTwice, false);
-  run_threaded<Bf16Tn>(tma, Workspace::kNone, Mode::kCaptureGlobal, WgmmaPath::kTma, kFew, kTwice, false);
-  run_threaded<Fp32>({33, 17, 9, 3, 0.5f, 2.0f}, Workspace::kNone, Mode::kDirect, WgmmaPath::kGeneric, kFew,
+  run_threaded<Bf16Tn>(tma, Workspace::kNone, Mode::kDirect, TmaPath::kTma, kFew, kTwice, false);
+  run_threaded<Bf16Tn>(only_d, Workspace::kNone, Mode::kDirect, TmaPath::kPacked, kFew, kTwice, false);
+  run_threaded<Bf16Tn>(odd, Workspace::kGiven, Mode::kDirect, TmaPath::kPacked, kFew, kTwice, false);
+  run_threaded<Bf16Tn>(odd, Workspace::kNone, Mode::kDirect, TmaPath::kRealigning, kFew, kTwice, false);
+  run_threaded<Bf16Tn>(tma, Workspace::kNone, Mode::kCaptureGlobal, TmaPath::kTma, kFew, kTwice, false);
+  run_threaded<Fp32>({33, 17, 9, 3, 0.5f, 2.0f}, Workspace::kNone, Mode::kDirect, TmaPath::kRealigning, kFew,
                      kTwice, false);
 }

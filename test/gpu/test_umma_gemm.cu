@@ -9,7 +9,7 @@
 // against the float64 product of the decoded fp8 inputs (test/support/lowp_gemm_case.hpp);
 // the fp6 / fp4 configurations likewise, on shapes TMA's unpacking types take, and the
 // arguments they refuse (named Status, D untouched).
-#include "tessera/gemm/umma_gemm.hpp"
+#include "tessera/gemm/umma/umma.hpp"
 
 #include "gemm_case.hpp"
 #include "lowp_gemm_case.hpp"
@@ -17,7 +17,7 @@
 #include "umma_configs.hpp"
 
 using namespace tessera;
-using gemm::UmmaPath;
+using gemm::TmaPath;
 using tessera::test::CaseShape;
 using tessera::test::check_gemm;
 
@@ -25,9 +25,9 @@ namespace {
 
 // Requires the path these arguments take.
 template <class Config>
-auto takes(UmmaPath want) {
+auto takes(TmaPath want) {
   return [want](const auto& args, const void* workspace) {
-    const UmmaPath got = gemm::umma_path<Config>(args, workspace);
+    const TmaPath got = gemm::tma_path<Config>(args, workspace);
     INFO("path " << gemm::path_name(got));
     REQUIRE(got == want);
   };
@@ -46,18 +46,18 @@ const CaseShape kAligned[] = {
     aligned({8, 8, 8}),           aligned({128, 256, 64}),          aligned({136, 264, 72, 0, 1.0f, 0.5f}),
     aligned({200, 520, 136, 8}),  aligned({1000, 64, 200, 0, -1.0f, 0.0f}), aligned({520, 1032, 1000, 0, 1.5f, -0.25f}),
 };
-// Extents or leading dimensions TMA cannot describe: the generic path.
+// Extents or leading dimensions TMA cannot describe: the realigning path.
 const CaseShape kUnaligned[] = {
     {1, 1, 1}, {7, 9, 65, 0, 1.0f, 0.5f}, {129, 257, 127, 3, 2.0f, -1.0f}, {300, 70, 1001, 1},
 };
 
 template <class Config>
 void sweep() {
-  for (const CaseShape& s : kAligned) check_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+  for (const CaseShape& s : kAligned) check_gemm<Config>(s, takes<Config>(TmaPath::kTma));
   for (CaseShape s : kUnaligned) {
-    check_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
-    s.workspace = true;  // workspace_size() bytes: the packed path (tma_packing.hpp)
-    check_gemm<Config>(s, takes<Config>(UmmaPath::kPacked));
+    check_gemm<Config>(s, takes<Config>(TmaPath::kRealigning));
+    s.workspace = true;  // workspace_size() bytes: the packed path (tma/packing.hpp)
+    check_gemm<Config>(s, takes<Config>(TmaPath::kPacked));
   }
 }
 
@@ -104,12 +104,12 @@ void fp8_sweep() {
   };
   for (const CaseShape& s : {aligned16({8, 8, 16}), aligned16({128, 256, 128}), aligned16({136, 264, 200, 0, 1.0f, 0.5f}),
                              aligned16({520, 1032, 1000, 16, 1.5f, -0.25f})}) {
-    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+    check_fp8_gemm<Config>(s, takes<Config>(TmaPath::kTma));
   }
   for (CaseShape s : {CaseShape{1, 1, 1}, CaseShape{7, 9, 65, 0, 1.0f, 0.5f}, CaseShape{129, 257, 127, 3, 2.0f, -1.0f}}) {
-    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kGeneric));
+    check_fp8_gemm<Config>(s, takes<Config>(TmaPath::kRealigning));
     s.workspace = true;
-    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kPacked));
+    check_fp8_gemm<Config>(s, takes<Config>(TmaPath::kPacked));
   }
 }
 
@@ -138,7 +138,7 @@ void sub_byte_sweep() {
   for (const CaseShape& s : {aligned128({8, 8, 128}), aligned128({128, 256, 128}),
                              aligned128({136, 264, 256, 0, 1.0f, 0.5f}), aligned128({520, 1032, 1024, 0, 1.5f, -0.25f}),
                              aligned128({300, 70, 0, 0, 1.0f, 0.5f})}) {
-    check_fp8_gemm<Config>(s, takes<Config>(UmmaPath::kTma));
+    check_fp8_gemm<Config>(s, takes<Config>(TmaPath::kTma));
   }
   using Host = tessera::test::LowpHostCase<Unscaled<Config>>;
   using tessera::test::DeviceBuffer;
@@ -179,7 +179,7 @@ void check_scaled_gemm(const CaseShape& s, tessera::test::ScaleLayout layout) {
   DeviceBuffer<typename Config::ElementD> dd(host.d);
   DeviceBuffer<std::uint8_t> sa(host.scale_a), sb(host.scale_b);
   const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr, sa.ptr, sb.ptr);
-  REQUIRE(gemm::umma_path<Config>(args) == UmmaPath::kTma);
+  REQUIRE(gemm::tma_path<Config>(args) == TmaPath::kTma);
   const Status st = gemm::Gemm<Config>::run(args);
   INFO("status " << status_name(st));
   REQUIRE(st == Status::kSuccess);
@@ -292,12 +292,12 @@ TEST_CASE("umma kernels use exactly the planned shared memory", "[gpu][umma][pla
   check_gemm<Tn>(aligned({256, 256, 64}));
   check_gemm<Tn>({67, 130, 70, 1});
   cudaFuncAttributes tma{}, generic{};
-  REQUIRE_CUDA(cudaFuncGetAttributes(&tma, gemm::umma_gemm_kernel<Tn, UmmaPath::kTma>));
-  REQUIRE_CUDA(cudaFuncGetAttributes(&generic, gemm::umma_gemm_kernel<Tn, UmmaPath::kGeneric>));
+  REQUIRE_CUDA(cudaFuncGetAttributes(&tma, gemm::umma_gemm_kernel<Tn, TmaPath::kTma>));
+  REQUIRE_CUDA(cudaFuncGetAttributes(&generic, gemm::umma_gemm_kernel<Tn, TmaPath::kRealigning>));
   CHECK(tma.sharedSizeBytes == 0);
   CHECK(generic.sharedSizeBytes == 0);
   CHECK(std::size_t(tma.maxDynamicSharedSizeBytes) == gemm::UmmaSmemPlan<Tn>::Plan::kTotalBytes);
-  CHECK(std::size_t(generic.maxDynamicSharedSizeBytes) == gemm::UmmaSmemPlan<Tn>::GenericPlan::kTotalBytes);
+  CHECK(std::size_t(generic.maxDynamicSharedSizeBytes) == gemm::UmmaSmemPlan<Tn>::RealigningPlan::kTotalBytes);
   CHECK(tma.localSizeBytes == 0);
   CHECK(generic.localSizeBytes == 0);
 }

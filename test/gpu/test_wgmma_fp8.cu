@@ -32,7 +32,7 @@ const Fp8Case kTmaSweep[] = {
     {1000, 48, 1040},
     {64, 512, 144, 0, 1.0f, 1.0f},
 };
-// Extents or leading dimensions TMA cannot describe: the generic path without a workspace,
+// Extents or leading dimensions TMA cannot describe: the realigning path without a workspace,
 // the packed path with one. K tails of 1, 33, 3, 72, 104.
 const Fp8Case kOddSweep[] = {
     {1, 1, 1}, {7, 9, 33, 1, 1.0f, 0.5f}, {129, 127, 131, 3}, {257, 130, 200, 1, 2.0f, -1.0f}, {65, 300, 1000, 5},
@@ -43,7 +43,7 @@ void sweep() {
   for (const Fp8Case& s : kTmaSweep) check_fp8<Config>(s);
   check_fp8<Config>({200, 256, 384}, expect_path<Config>(TmaPath::kTma));
   for (const Fp8Case& s : kOddSweep) {
-    check_fp8<Config>(s, expect_path<Config>(TmaPath::kGeneric));
+    check_fp8<Config>(s, expect_path<Config>(TmaPath::kRealigning));
     check_fp8<Config>(with_workspace(s), expect_path<Config>(TmaPath::kPacked));
   }
 }

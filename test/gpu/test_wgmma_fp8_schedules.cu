@@ -19,7 +19,7 @@ TEMPLATE_TEST_CASE("wgmma fp8 GEMM: fast accumulation, Pingpong, clusters", "[gp
   }
   check_fp8<TestType>({264, 512, 656}, expect_path<TestType>(TmaPath::kTma));
   Fp8Case odd{129, 127, 131, 3, 1.0f, 0.5f};
-  check_fp8<TestType>(odd, expect_path<TestType>(TmaPath::kGeneric));
+  check_fp8<TestType>(odd, expect_path<TestType>(TmaPath::kRealigning));
   odd.workspace = true;
   check_fp8<TestType>(odd, expect_path<TestType>(TmaPath::kPacked));
   Fp8Case in_place{136, 256, 272, 16, 1.0f, 1.0f};
@@ -42,7 +42,7 @@ TEST_CASE("wgmma fp8 GEMM: sanitizer cross-section", "[gpu][fp8][sanitize]") {
   check_fp8<ClusterBlock>({264, 128, 384});
   check_fp8<TensorE5m2D>({64, 128, 96, 0, 1.0f, 0.5f});
   Fp8Case odd{65, 33, 131, 3};
-  check_fp8<RowColBf16>(odd);  // generic path
+  check_fp8<RowColBf16>(odd);  // realigning path
   odd.workspace = true;
   check_fp8<BlockE4m3D>(odd);  // packed path
 }

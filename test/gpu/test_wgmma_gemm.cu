@@ -4,13 +4,13 @@
 // with poisoned outputs; every bad-input Status. Label `gpu`; needs an sm_90 device
 // (skipped elsewhere by gpu_main.cpp's device check, refused with kErrorWrongArchitecture
 // by the host API on other GPUs).
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include "gemm_case.hpp"
 #include "test_epilogues.hpp"
 
 using namespace tessera;
-using gemm::WgmmaPath;
+using gemm::TmaPath;
 using tessera::test::CaseShape;
 using tessera::test::check_gemm;
 
@@ -28,9 +28,9 @@ using Bf16Tn = Wgmma<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>;  
 
 // Requires the path the call takes.
 template <class Config>
-auto expect_path(WgmmaPath want) {
+auto expect_path(TmaPath want) {
   return [want](const auto& args, const void* workspace) {
-    const WgmmaPath got = gemm::wgmma_path<Config>(args, workspace);
+    const TmaPath got = gemm::tma_path<Config>(args, workspace);
     INFO("path " << gemm::path_name(got));
     REQUIRE(got == want);
   };
@@ -55,19 +55,19 @@ const CaseShape kTmaSweep[] = {
     tma({136, 264, 72, 8}),  tma({256, 256, 64}),               tma({264, 520, 200, 0, 1.5f, -0.25f}),
     tma({1000, 40, 128}),    tma({16, 304, 1000, 0, 1.0f, 1.0f}),
 };
-// Extents or leading dimensions that are not multiples of 8: the generic path without a
+// Extents or leading dimensions that are not multiples of 8: the realigning path without a
 // workspace, the packed path with one.
-const CaseShape kGenericSweep[] = {
+const CaseShape kRealigningSweep[] = {
     {1, 1, 1},           {7, 7, 7, 0, 1.0f, 0.5f},       {63, 65, 127, 1},
     {129, 127, 65, 3, 2.0f, -1.0f},  {257, 130, 100, 1},  {1000, 33, 129, 5, 1.0f, 1.0f},
 };
 
 template <class Config>
 void sweep() {
-  for (const CaseShape& s : kTmaSweep) check_gemm<Config>(s, expect_path<Config>(WgmmaPath::kTma));
-  for (const CaseShape& s : kGenericSweep) {
-    check_gemm<Config>(s, expect_path<Config>(WgmmaPath::kGeneric));
-    check_gemm<Config>(with_workspace(s), expect_path<Config>(WgmmaPath::kPacked));
+  for (const CaseShape& s : kTmaSweep) check_gemm<Config>(s, expect_path<Config>(TmaPath::kTma));
+  for (const CaseShape& s : kRealigningSweep) {
+    check_gemm<Config>(s, expect_path<Config>(TmaPath::kRealigning));
+    check_gemm<Config>(with_workspace(s), expect_path<Config>(TmaPath::kPacked));
   }
 }
 
@@ -126,12 +126,12 @@ TEST_CASE("wgmma GEMM: in place (C == D), beta != 0", "[gpu][wgmma][inplace]") {
   }
 }
 
-TEST_CASE("wgmma GEMM: operands one element off alignment take the generic or packed path",
+TEST_CASE("wgmma GEMM: operands one element off alignment take the realigning or packed path",
           "[gpu][wgmma][align]") {
   for (CaseShape s : {tma({128, 256, 64, 0, 1.0f, 0.5f}), tma({40, 48, 56, 0, 1.0f, 0.0f})}) {
     s.offset_pointers = true;
-    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kGeneric));
-    check_gemm<Bf16Tn>(with_workspace(s), expect_path<Bf16Tn>(WgmmaPath::kPacked));
+    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(TmaPath::kRealigning));
+    check_gemm<Bf16Tn>(with_workspace(s), expect_path<Bf16Tn>(TmaPath::kPacked));
     check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(s);
     check_gemm<Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>>(with_workspace(s));
   }
@@ -143,21 +143,21 @@ TEST_CASE("wgmma GEMM: operands one element off alignment take the generic or pa
 TEST_CASE("wgmma GEMM: packed path, operand by operand", "[gpu][wgmma][packed]") {
   using Nn = Wgmma<half_t, float, ColumnMajor, RowMajor, ColumnMajor>;
   // pad 1 on every ld: A, B and D copied; a K tail of 11 (203 = 3 x 64 + 11).
-  check_gemm<Bf16Tn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Bf16Tn>(WgmmaPath::kPacked));
-  check_gemm<Nn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Nn>(WgmmaPath::kPacked));
+  check_gemm<Bf16Tn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Bf16Tn>(TmaPath::kPacked));
+  check_gemm<Nn>(with_workspace({136, 264, 203, 1, 1.0f, 0.5f}), expect_path<Nn>(TmaPath::kPacked));
   // Odd M only: column-major A and D are copied, row-major B stays.
-  check_gemm<Nn>(with_workspace({129, 256, 64, 0, 1.0f, -1.0f}), expect_path<Nn>(WgmmaPath::kPacked));
+  check_gemm<Nn>(with_workspace({129, 256, 64, 0, 1.0f, -1.0f}), expect_path<Nn>(TmaPath::kPacked));
   // Odd N only, with A row-major and B column-major (N lines of K): A and B stay, row-major
   // D (N wide) is copied out with a workspace, stored directly without one; in place too.
   using Bf16F32 = Wgmma<bfloat16_t, float, RowMajor, ColumnMajor, RowMajor>;
   for (const bool workspace : {true, false}) {
     CaseShape s = tma({256, 129, 64, 0, 1.0f, 0.5f});
     s.workspace = workspace;
-    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kPacked));
-    check_gemm<Bf16F32>(s, expect_path<Bf16F32>(WgmmaPath::kPacked));  // fp32 D
+    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(TmaPath::kPacked));
+    check_gemm<Bf16F32>(s, expect_path<Bf16F32>(TmaPath::kPacked));  // fp32 D
     s.beta = 1.0f;
     s.in_place = true;
-    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(WgmmaPath::kPacked));
+    check_gemm<Bf16Tn>(s, expect_path<Bf16Tn>(TmaPath::kPacked));
   }
 }
 
@@ -248,15 +248,15 @@ TEST_CASE("wgmma sanitizer cross-section", "[gpu][wgmma][sanitize]") {
 TEST_CASE("wgmma kernels use exactly the planned shared memory", "[gpu][wgmma][plan]") {
   check_gemm<Bf16Tn>(tma({256, 256, 64}));        // a TMA-path launch sets the attribute
   check_gemm<Bf16Tn>({67, 130, 70, 1});           // and a generic one
-  cudaFuncAttributes tma_attr{}, generic_attr{};
-  REQUIRE_CUDA(cudaFuncGetAttributes(&tma_attr, gemm::wgmma_gemm_kernel<Bf16Tn, WgmmaPath::kTma>));
-  REQUIRE_CUDA(cudaFuncGetAttributes(&generic_attr, gemm::wgmma_gemm_kernel<Bf16Tn, WgmmaPath::kGeneric>));
+  cudaFuncAttributes tma_attr{}, realigning_attr{};
+  REQUIRE_CUDA(cudaFuncGetAttributes(&tma_attr, gemm::wgmma_gemm_kernel<Bf16Tn, TmaPath::kTma>));
+  REQUIRE_CUDA(cudaFuncGetAttributes(&realigning_attr, gemm::wgmma_gemm_kernel<Bf16Tn, TmaPath::kRealigning>));
   CHECK(tma_attr.sharedSizeBytes == 0);
-  CHECK(generic_attr.sharedSizeBytes == 0);
+  CHECK(realigning_attr.sharedSizeBytes == 0);
   CHECK(std::size_t(tma_attr.maxDynamicSharedSizeBytes) == gemm::WgmmaSmemPlan<Bf16Tn>::Plan::kTotalBytes);
-  CHECK(std::size_t(generic_attr.maxDynamicSharedSizeBytes) == gemm::WgmmaSmemPlan<Bf16Tn>::GenericPlan::kTotalBytes);
+  CHECK(std::size_t(realigning_attr.maxDynamicSharedSizeBytes) == gemm::WgmmaSmemPlan<Bf16Tn>::RealigningPlan::kTotalBytes);
   CHECK(tma_attr.localSizeBytes == 0);
-  CHECK(generic_attr.localSizeBytes == 0);
+  CHECK(realigning_attr.localSizeBytes == 0);
 }
 
 // ---- the configuration's epilogue and D's own element type -------------------------------

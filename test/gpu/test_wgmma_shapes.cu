@@ -5,10 +5,10 @@
 // shapes, K tails, beta, C == D, layouts, M = 1, K much deeper than M and N, bitwise-identical
 // reruns of the split, bad arguments. Against the float64 reference with poisoned outputs
 // (gemm_case.hpp). Label `gpu`; needs an sm_90 device.
-#include "tessera/gemm/auto_gemm.hpp"
-#include "tessera/gemm/cluster_split_gemm.hpp"
-#include "tessera/gemm/small_m.hpp"
-#include "tessera/gemm/wgmma_gemm.hpp"
+#include "tessera/gemm/select/auto.hpp"
+#include "tessera/gemm/wgmma/cluster_split.hpp"
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-// ISA checks of the FMA GEMM kernel (include/tessera/gemm/kernel/fma_gemm_kernel.hpp) as
+// ISA checks of the FMA GEMM kernel (include/tessera/gemm/fma/kernel.hpp) as
 // users get it: tessera::gemm::fma_gemm_kernel<Config>, explicitly instantiated for the
 // default tiles, built by clang-22 for gfx942 and gfx950 and by nvcc for sm_90a and
 // sm_100a. The same file built by the host compiler, with FMA_ISA_PLAN_CONFIG naming one
@@ -23,8 +23,8 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/gemm/fma_config.hpp"
-#include "tessera/gemm/kernel/fma_smem_plan.hpp"
+#include "tessera/gemm/fma/config.hpp"
+#include "tessera/gemm/fma/smem_plan.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace fma_isa {
@@ -61,7 +61,7 @@ struct NvBf16Mixed : FmaConfig<FMA_ISA_NV_ARCH, bfloat16_t, ColumnMajor, bfloat1
 
 #if defined(TESSERA_HIP) || defined(TESSERA_CUDA)
 
-#include "tessera/gemm/kernel/fma_gemm_kernel.hpp"
+#include "tessera/gemm/fma/kernel.hpp"
 
 namespace tessera::gemm {
 #if defined(TESSERA_HIP)

@@ -1,4 +1,4 @@
-// ISA checks of the MFMA GEMM kernel (include/tessera/gemm/kernel/mfma_gemm_kernel.hpp),
+// ISA checks of the MFMA GEMM kernel (include/tessera/gemm/mfma/kernel.hpp),
 // one configuration per schedule (examples/mfma_configs.hpp), built by clang-22 for gfx942
 // and gfx950. The same file built by the host compiler is the tool that prints a
 // configuration's LDS plan total (`isa_mfma_plan <config> <gfx942|gfx950>`), so the LDS
@@ -28,7 +28,7 @@
 #include <cstring>
 
 #include "mfma_configs.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 
 namespace mfma_isa {
 namespace cfg = examples::mfma;
@@ -47,7 +47,7 @@ struct Async : cfg::Async {};
 
 #if defined(TESSERA_HIP)
 
-#include "tessera/gemm/kernel/mfma_gemm_kernel.hpp"
+#include "tessera/gemm/mfma/kernel.hpp"
 
 namespace mfma_isa {
 #if defined(__gfx950__)

@@ -1,4 +1,4 @@
-// ISA checks of the low-precision MFMA GEMM (gemm/kernel/mfma_gemm_kernel.hpp with fp8 and
+// ISA checks of the low-precision MFMA GEMM (gemm/mfma/kernel.hpp with fp8 and
 // MX-scaled fp8/fp6/fp4 operands), every shipped configuration
 // (examples/mfma_lowp_configs.hpp) built by clang-22 for its target. The same file built by
 // the host compiler prints a configuration's LDS plan total and the dwords each operand
@@ -30,7 +30,7 @@
 #include <cstring>
 
 #include "mfma_lowp_configs.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 
 namespace lowp_isa {
 namespace cfg = examples::mfma_lowp;
@@ -52,7 +52,7 @@ struct Base8x6x950 : cfg::Fp8Bf6Baseline950 {};
 
 #if defined(TESSERA_HIP)
 
-#include "tessera/gemm/kernel/mfma_gemm_kernel.hpp"
+#include "tessera/gemm/mfma/kernel.hpp"
 
 #define LOWP_ISA_KERNEL(C) \
   template __global__ void mfma_gemm_kernel<lowp_isa::C, true>(const MfmaParams<lowp_isa::C>);

@@ -4,8 +4,8 @@
 // main loops side by side (isa.mfma_proxy.<target>: Tessera's MFMA share of the loop's issue
 // cycles must be at least Triton's at the same tile; benchmark/notes/mfma.md has the table).
 #include "tessera/arch/arch.hpp"
-#include "tessera/gemm/kernel/mfma_gemm_kernel.hpp"
-#include "tessera/gemm/mfma_config.hpp"
+#include "tessera/gemm/mfma/kernel.hpp"
+#include "tessera/gemm/mfma/config.hpp"
 
 namespace mfma_proxy {
 using namespace tessera;

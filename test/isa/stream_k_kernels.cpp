@@ -1,4 +1,4 @@
-// ISA checks of scheduler::StreamK's kernels (gemm/stream_k.hpp, collective/stream_k_fixup.hpp):
+// ISA checks of scheduler::StreamK's kernels (gemm/scheduler/stream_k.hpp, scheduler/fixup.hpp):
 // the wgmma family for sm_90a (also run by the GPU suite, test/gpu/test_stream_k_gemm.cu) and the
 // tcgen05 family for sm_100a (compiled and checked only: no Blackwell GPU has run it), each
 // explicitly instantiated with option::Scheduler<scheduler::StreamK>, compiled by nvcc to PTX
@@ -6,9 +6,9 @@
 // resource_report.py). The same file serves both targets: STREAM_K_ISA_UMMA picks the
 // tcgen05 half. Each configuration is a struct so its name shows in the kernel's symbol.
 #if defined(STREAM_K_ISA_UMMA)
-#include "tessera/gemm/umma_config.hpp"
+#include "tessera/gemm/umma/config.hpp"
 #else
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 #endif
 
 namespace stream_k_isa {
@@ -44,17 +44,17 @@ struct DpTn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat1
 
 #if defined(__CUDACC__)
 #if defined(STREAM_K_ISA_UMMA)
-#include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
+#include "tessera/gemm/umma/kernel.hpp"
 namespace tessera::gemm {
 template __global__ void umma_gemm_kernel<stream_k_isa::SkTn, TmaPath::kTma>(
     const __grid_constant__ TmaGemmParams<stream_k_isa::SkTn>);
-template __global__ void umma_gemm_kernel<stream_k_isa::SkTn, TmaPath::kGeneric>(
+template __global__ void umma_gemm_kernel<stream_k_isa::SkTn, TmaPath::kRealigning>(
     const __grid_constant__ TmaGemmParams<stream_k_isa::SkTn>);
 template __global__ void umma_gemm_kernel<stream_k_isa::SkPair, TmaPath::kTma>(
     const __grid_constant__ TmaGemmParams<stream_k_isa::SkPair>);
 }  // namespace tessera::gemm
 #else
-#include "tessera/gemm/kernel/wgmma_gemm_kernel.hpp"
+#include "tessera/gemm/wgmma/kernel.hpp"
 namespace tessera::gemm {
 template __global__ void wgmma_gemm_kernel<stream_k_isa::SkTn, TmaPath::kTma>(
     const __grid_constant__ TmaGemmParams<stream_k_isa::SkTn>);

@@ -1,4 +1,4 @@
-// ISA checks of the Blackwell tensor-core family (include/tessera/gemm/kernel/umma_gemm_kernel.hpp)
+// ISA checks of the Blackwell tensor-core family (include/tessera/gemm/umma/kernel.hpp)
 // as users get it: umma_gemm_kernel<Config, Path>, explicitly instantiated for the shipped
 // configurations and both paths (and the packed path's direct-store kernel for Tn), compiled by nvcc for sm_100a to PTX (FileCheck below) and to
 // a cubin with ptxas's resource report (no stack, no spills). Compiled and checked only: no
@@ -13,16 +13,16 @@
 //   TMEM        the columns tcgen05.alloc / dealloc are asked for (the TMEM plan's allocation);
 //   IDESC       the instruction descriptor of every tcgen05.mma (its fields are checked
 //               against the PTX ISA's table by test/unit/test_umma_host.cpp);
-//   GSMEM, GTMEM, GIDESC  the same for the generic path (Config::GenericConfig).
+//   GSMEM, GTMEM, GIDESC  the same for the realigning path (Config::RealigningConfig).
 // The configurations are the shipped ones (examples/umma_configs.hpp): structs, so each
 // name shows in its kernel's mangled symbol and the checks can find each kernel. Two more run a
 // problem set (TMA path only: a set has no other): Grouped (Tn's tiles, grouped in the
 // contiguous layout, with a bias + GELU epilogue) and PairBatched (Pair's, strided-batched).
 #include "umma_configs.hpp"
 
-#include "tessera/gemm/batched_scheduler.hpp"
+#include "tessera/gemm/scheduler/batched.hpp"
 #include "tessera/gemm/epilogue/fused.hpp"
-#include "tessera/gemm/grouped_scheduler.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
 
 namespace examples::umma {
 struct Grouped : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
@@ -38,12 +38,12 @@ struct PairBatched : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, f
 }  // namespace examples::umma
 
 #if defined(__CUDACC__)
-#include "tessera/gemm/kernel/umma_gemm_kernel.hpp"
+#include "tessera/gemm/umma/kernel.hpp"
 
 namespace tessera::gemm {
 #define UMMA_ISA_INSTANTIATE_PATH(C, P) \
   template __global__ void umma_gemm_kernel<examples::umma::C, TmaPath::P>(const __grid_constant__ TmaGemmParams<examples::umma::C>);
-#define UMMA_ISA_INSTANTIATE(C) UMMA_ISA_INSTANTIATE_PATH(C, kTma) UMMA_ISA_INSTANTIATE_PATH(C, kGeneric)
+#define UMMA_ISA_INSTANTIATE(C) UMMA_ISA_INSTANTIATE_PATH(C, kTma) UMMA_ISA_INSTANTIATE_PATH(C, kRealigning)
 UMMA_ISA_INSTANTIATE(Tn)
 UMMA_ISA_INSTANTIATE(NnF32)
 UMMA_ISA_INSTANTIATE(ColD)
@@ -75,16 +75,16 @@ template __global__ void umma_gemm_kernel<examples::umma::PairBatched, TmaPath::
 #include <cstdio>
 #include <cstring>
 
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 
 template <class Config>
 int print_numbers() {
-  using Generic = typename Config::GenericConfig;
+  using Realigning = typename Config::RealigningConfig;
   using Plans = tessera::gemm::UmmaSmemPlan<Config>;
-  using GenericPlans = tessera::gemm::UmmaSmemPlan<Generic>;
+  using RealigningPlans = tessera::gemm::UmmaSmemPlan<Realigning>;
   std::printf("SMEM=%zu\nTMEM=%d\nIDESC=%u\nGSMEM=%zu\nGTMEM=%d\nGIDESC=%u\nTX=%d\n", Plans::Plan::kTotalBytes,
-              Plans::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), GenericPlans::GenericPlan::kTotalBytes,
-              GenericPlans::TmemPlan::kAllocColumns, unsigned(Generic::kIdesc), Config::Operands::kStageTxBytes);
+              Plans::TmemPlan::kAllocColumns, unsigned(Config::kIdesc), RealigningPlans::RealigningPlan::kTotalBytes,
+              RealigningPlans::TmemPlan::kAllocColumns, unsigned(Realigning::kIdesc), Config::Operands::kStageTxBytes);
   // Block scales: the descriptor of each K step (its scale factor data IDs).
   if constexpr (Config::kBlockScaled) {
     for (int kk = 0; kk < 4; ++kk) {
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
 // TN-DAG:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // TN-DAG:   cp.async.bulk.wait_group.read 1;
 // TN-DAG:   tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{%r[0-9]+}}, [[#TMEM]];
-// The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs.
+// The realigning path: cp.async copies of raw lines, arrivals when they land, the same MMAs.
 // TN-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma2TnELNS0_7TmaPathE1E
 // TN:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // TN:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#GSMEM]];
@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
 //
 // A CTA pair: allocation and MMAs with cta_group::2; both CTAs' copies complete on the
 // leader's barrier (mapa); commits reach both CTAs; epilogue warps free the leader's buffer
-// remotely. The generic path runs the one-CTA form (cta_group::1, M = 128: GIDESC).
+// remotely. The realigning path runs the one-CTA form (cta_group::1, M = 128: GIDESC).
 // PAIR-LABEL: .entry {{.*}}umma_gemm_kernel{{.*}}4umma4PairELNS0_7TmaPathE0E
 // PAIR:       mov.u32 [[SIZE:%r[0-9]+]], %dynamic_smem_size;
 // PAIR:       setp.{{eq|ne}}.s32 {{%p[0-9]+}}, [[SIZE]], [[#SMEM]];
@@ -528,7 +528,7 @@ int main(int argc, char** argv) {
 // NEG-NOT:   {{kind::f16|cta_group::1|complete_tx::bytes.multicast}}
 // NEG-LABEL: .entry {{.*}}4umma7Fp8PairELNS0_7TmaPathE1E
 // NEG-NOT:   {{kind::f16|cp.async.bulk.tensor|cta_group::2|multicast|barrier.cluster}}
-// fp6 / fp4: one TMA-path kernel each (no generic path), no 16-bit MMA.
+// fp6 / fp4: one TMA-path kernel each (no realigning path), no 16-bit MMA.
 // NEG-LABEL: .entry {{.*}}4umma3Fp4ELNS0_7TmaPathE0E
 // NEG-NOT:   {{kind::f16|cta_group::2|multicast|barrier.cluster|tcgen05.cp|block_scale|4umma3Fp4ELNS0_7TmaPathE1E}}
 // NEG-LABEL: .entry {{.*}}4umma6Fp8Fp4ELNS0_7TmaPathE0E

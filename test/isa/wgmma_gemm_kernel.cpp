@@ -1,6 +1,6 @@
-// ISA checks of the Hopper tensor-core family (include/tessera/gemm/kernel/wgmma_gemm_kernel.hpp)
+// ISA checks of the Hopper tensor-core family (include/tessera/gemm/wgmma/kernel.hpp)
 // as users get it: wgmma_gemm_kernel<Config, Path>, explicitly instantiated for shipped
-// configurations and every path (kTma, kGeneric; kPacked for two), compiled by nvcc for sm_90a to PTX (FileCheck below) and
+// configurations and every path (kTma, kRealigning; kPacked for two), compiled by nvcc for sm_90a to PTX (FileCheck below) and
 // to a cubin with ptxas's resource report (no stack, no spills: resource_report.py). Each
 // configuration is a struct derived from its WgmmaConfig so its name shows in the kernel's
 // mangled symbol and the checks can find each kernel.
@@ -8,7 +8,7 @@
 // Shared memory: the kernels use only dynamic shared memory (the plan's total, set by the
 // launcher); ptxas's report shows no static shared memory, and the GPU suite checks the
 // dynamic size against the plan ("wgmma kernels use exactly the planned shared memory").
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 namespace wgmma_isa {
 using tessera::bfloat16_t;
@@ -38,13 +38,13 @@ struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_
 }  // namespace wgmma_isa
 
 #if defined(__CUDACC__)
-#include "tessera/gemm/kernel/wgmma_gemm_kernel.hpp"
+#include "tessera/gemm/wgmma/kernel.hpp"
 
 namespace tessera::gemm {
 #define WGMMA_ISA_INSTANTIATE(C)                                                                        \
   template __global__ void wgmma_gemm_kernel<wgmma_isa::C, TmaPath::kTma>(                           \
       const __grid_constant__ TmaGemmParams<wgmma_isa::C>);                                               \
-  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, TmaPath::kGeneric>(                       \
+  template __global__ void wgmma_gemm_kernel<wgmma_isa::C, TmaPath::kRealigning>(                       \
       const __grid_constant__ TmaGemmParams<wgmma_isa::C>);
 WGMMA_ISA_INSTANTIATE(Tn)
 WGMMA_ISA_INSTANTIATE(Nn)
@@ -77,7 +77,7 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, TmaPath::kPacked>
 // PTX-DAG: wgmma.wait_group.sync.aligned 1;
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PTX-DAG: fence.proxy.async.shared::cta;
-// The generic path: cp.async copies of raw lines, arrivals when they land, the same MMAs,
+// The realigning path: cp.async copies of raw lines, arrivals when they land, the same MMAs,
 // no tensor copies at all.
 // PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2TnELNS0_7TmaPathE1E
 // PTX-NOT: cp.async.bulk.tensor

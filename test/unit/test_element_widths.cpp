@@ -1,5 +1,5 @@
 // Every byte count of the TMA families' launch comes from the element types: the tensor maps
-// (extents, pitch, box), the stage tiles and their bytes, the generic path's raw line slots and
+// (extents, pitch, box), the stage tiles and their bytes, the realigning path's raw line slots and
 // the packed path's pitches, computed here for 1-, 2- and 4-byte elements against numbers
 // worked out by hand from the rules (a K tile is one 128-byte swizzled line; a box is one
 // 128-byte line by the tile's rows; copies are padded to 128-byte pitches).
@@ -9,11 +9,11 @@
 
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/numeric.hpp"
-#include "tessera/gemm/collective/generic_producer.hpp"
-#include "tessera/gemm/collective/operand_tiles.hpp"
-#include "tessera/gemm/tma_launch.hpp"
-#include "tessera/gemm/tma_packing.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/tma/realigning_producer.hpp"
+#include "tessera/gemm/tma/operand_tiles.hpp"
+#include "tessera/gemm/tma/launch.hpp"
+#include "tessera/gemm/tma/packing.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 using namespace tessera;
@@ -87,7 +87,7 @@ void check_stages_and_slots() {
   STATIC_REQUIRE(Ops::TileB::kChunkBytes == kK * 128);
   STATIC_REQUIRE(Ops::kStageBytes == 128 * 128 + 256 * 128);
   STATIC_REQUIRE(Ops::kSliceRowsB == 128);
-  // The generic path's raw slots: each line's hull, one 16-byte word longer than the line.
+  // The realigning path's raw slots: each line's hull, one 16-byte word longer than the line.
   using Slots = RawLineSlots<OperandTiles<T, T, true, false, 128, 256, kK>, Sm90>;
   STATIC_REQUIRE(Slots::kRawLinesA == 128);
   STATIC_REQUIRE(Slots::kRawPitchA == 128 + 16);  // K tile = 128 bytes

@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "tessera/gemm/epilogue/fp8_scaling.hpp"
-#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/wgmma/smem_plan.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

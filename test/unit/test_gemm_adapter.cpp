@@ -1,4 +1,4 @@
-// The family-neutral host API (gemm/gemm.hpp, gemm/dispatch.hpp) with a fake kernel
+// The family-neutral host API (gemm/gemm.hpp, gemm/select/dispatch.hpp) with a fake kernel
 // family, on the host: which device a configuration accepts, the order of the checks,
 // and that a family's own requirements and refusals reach the caller. (A host build has
 // no device: run() must stop at kErrorNoDevice after the argument checks, never launch.)
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "tessera/gemm/dispatch.hpp"
+#include "tessera/gemm/select/dispatch.hpp"
 #include "tessera/gemm/gemm.hpp"
 
 namespace tessera::gemm {

@@ -22,7 +22,7 @@
 #include "lds_bank_model.hpp"
 #include "mfma_configs.hpp"
 #include "mfma_lowp_configs.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 #include "tessera/memory/mfma_scale_copy.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_wave_tile.hpp"

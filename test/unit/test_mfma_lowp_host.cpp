@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "mfma_lowp_configs.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
-#include "tessera/gemm/mfma_gemm.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
+#include "tessera/gemm/mfma/mfma.hpp"
 #include "tessera/memory/mfma_scale_copy.hpp"
 #include "tessera/memory/mfma_tile_copy.hpp"
 #include "tessera/mma/mfma_atom.hpp"

@@ -11,9 +11,9 @@
 #include <type_traits>
 
 #include "mfma_configs.hpp"
-#include "tessera/gemm/k_tile_order.hpp"
-#include "tessera/gemm/mfma_gemm.hpp"
-#include "tessera/gemm/kernel/mfma_smem_plan.hpp"
+#include "tessera/gemm/mfma/k_tile_order.hpp"
+#include "tessera/gemm/mfma/mfma.hpp"
+#include "tessera/gemm/mfma/smem_plan.hpp"
 
 using namespace tessera;
 using schedule::PingPongKind;

@@ -13,13 +13,13 @@
 
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/arguments.hpp"
-#include "tessera/gemm/batched_scheduler.hpp"
-#include "tessera/gemm/cluster_split_config.hpp"
-#include "tessera/gemm/grouped_scheduler.hpp"
+#include "tessera/gemm/scheduler/batched.hpp"
+#include "tessera/gemm/wgmma/cluster_split_config.hpp"
+#include "tessera/gemm/scheduler/grouped.hpp"
 #include "tessera/gemm/problem_set_checks.hpp"
-#include "tessera/gemm/small_m.hpp"
-#include "tessera/gemm/tma_problem_set.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/tma/problem_set.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 using namespace tessera::gemm;

@@ -1,7 +1,7 @@
 // Host tests of issue 17's shape-driven pieces: the cluster split-K scheduler and its split
-// rule (cluster_slices.hpp), the selector's rule (auto_rule.hpp) on every shape of the LLM
+// rule (scheduler/cluster_slices.hpp), the selector's rule (select/auto_rule.hpp) on every shape of the LLM
 // benchmark suite and on random problems, the transposed problem's epilogue and Status
-// renaming (transposed.hpp), and the shared-memory plans of the new configurations.
+// renaming (select/transposed.hpp), and the shared-memory plans of the new configurations.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/gemm/auto_rule.hpp"
-#include "tessera/gemm/cluster_slices.hpp"
-#include "tessera/gemm/cluster_split_config.hpp"
-#include "tessera/gemm/kernel/cluster_split_smem_plan.hpp"
-#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
-#include "tessera/gemm/small_m.hpp"
-#include "tessera/gemm/transposed.hpp"
-#include "tessera/gemm/wgmma_config.hpp"
+#include "tessera/gemm/select/auto_rule.hpp"
+#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/wgmma/cluster_split_config.hpp"
+#include "tessera/gemm/wgmma/cluster_split_smem_plan.hpp"
+#include "tessera/gemm/wgmma/smem_plan.hpp"
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/select/transposed.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
 #include "llm_benchmark_shapes.hpp"
 
 using namespace tessera;
@@ -188,7 +188,7 @@ TEST_CASE("selector rule: the sweep's shapes get the entries that measured faste
       CHECK(AutoRule::runs(c.entry, p));
     }
   }
-  // Without TMA descriptions (the packed and generic paths) only the default tile runs.
+  // Without TMA descriptions (the packed and realigning paths) only the default tile runs.
   AutoProblem odd = tn(2048, 2304, 4096, true);
   odd.tma_a = false;
   CHECK(AutoRule::choose(odd).entry == AutoEntry::kLarge);

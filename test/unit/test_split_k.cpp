@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "tessera/gemm/split_k.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
 
 using tessera::gemm::choose_split_k;
 using tessera::gemm::SplitK;

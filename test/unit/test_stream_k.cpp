@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "tessera/gemm/stream_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 
 using namespace tessera::gemm;
 using scheduler::ForceDecomposition;

@@ -78,7 +78,7 @@ TEST_CASE("Swizzle is an involution and a bijection on whole blocks", "[swizzle]
   check_involution_and_bijection<Swizzle<3, 4, 3>>(1 << 12);
   check_involution_and_bijection<Swizzle<2, 1, 6>>(1 << 12);
   check_involution_and_bijection<Swizzle<3, 3, 4>>(1 << 12);
-  // The MFMA operand tiles of M/N-contiguous operands (mfma_smem_plan.hpp).
+  // The MFMA operand tiles of M/N-contiguous operands (mfma/smem_plan.hpp).
   check_involution_and_bijection<SwizzlePair<Swizzle<3, 3, 3>, Swizzle<2, 4, 5>>>(1 << 14);
   check_involution_and_bijection<SwizzlePair<Swizzle<3, 3, 3>, Swizzle<1, 5, 4>>>(1 << 14);
 }

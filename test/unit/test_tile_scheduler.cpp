@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/gemm/split_k.hpp"
-#include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/tile_scheduler.hpp"
 
 using namespace tessera::gemm;
 

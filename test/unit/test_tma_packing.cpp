@@ -1,4 +1,4 @@
-// Host checks of the TMA families' packed path plan (gemm/tma_packing.hpp): which operands
+// Host checks of the TMA families' packed path plan (gemm/tma/packing.hpp): which operands
 // are copied, that every copy is something TMA can describe, that the copies do not overlap
 // and fit the workspace, and which path a call takes with and without a workspace.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tessera/core/numeric.hpp"
-#include "tessera/gemm/tma_packing.hpp"
+#include "tessera/gemm/tma/packing.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 using namespace tessera;
@@ -77,7 +77,7 @@ TEST_CASE("packing plan: the odd shape 4097x4095x4103 copies A, B and D", "[tma]
   CHECK(plan.d.ld == 4096);
   check_plan(plan, {lines.a, lines.b, lines.d});
   CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, true) == TmaPath::kPacked);
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kGeneric);
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kRealigning);
 }
 
 TEST_CASE("packing plan: aligned operands take the TMA path and need no workspace", "[tma][packing]") {
@@ -142,6 +142,6 @@ TEST_CASE("packing plan: K = 0 packs nothing that takes bytes", "[tma][packing]"
   CHECK(plan.a.packed);
   CHECK(plan.a.bytes == 0);
   CHECK(plan.bytes == 0);
-  // workspace_size() is then 0 and a caller passes none: the generic path, which reads no A.
-  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kGeneric);
+  // workspace_size() is then 0 and a caller passes none: the realigning path, which reads no A.
+  CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kRealigning);
 }

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tessera/gemm/can_implement.hpp"
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
-#include "tessera/gemm/umma_arguments.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
+#include "tessera/gemm/umma/argument_rules.hpp"
 #include "tessera/mma/umma_block_scaled_atom.hpp"
 #include "tessera/mma/umma_scale_factors.hpp"
 #include "descriptor_field.hpp"
@@ -154,7 +154,7 @@ void model_tcgen05_cp(Tmem& tmem, const std::vector<std::uint8_t>& smem, int col
 }
 
 // One K tile of one operand's scale factors through the family's path: the loader's words
-// into the stage (ScaleFactorTile offsets, what umma_scale_loader.hpp writes), the MMA
+// into the stage (ScaleFactorTile offsets, what umma/scale_loader.hpp writes), the MMA
 // thread's copies (one per atom, the family's descriptor and column), then every MMA step's
 // reads (its scale operand's column + row / 32 in the row's lane, the data ID's byte + i)
 // against the scale tensor's (row, block).
@@ -167,7 +167,7 @@ void check_scale_path(int rows, std::int64_t blocks, std::int64_t ld, int tile_r
   std::mt19937 rng(unsigned(rows * 31 + k_tile));
   std::vector<std::uint8_t> scales(std::size_t(rows * ld));
   for (auto& s : scales) s = std::uint8_t(rng() % 255);
-  // The loader, as umma_scale_loader.hpp writes: every word of the tile once, each the little-
+  // The loader, as umma/scale_loader.hpp writes: every word of the tile once, each the little-
   // endian bytes of its row's 4 blocks (0 outside the matrix), at its place in the atoms.
   constexpr std::uint32_t kBase = 0x2400;
   std::vector<std::uint8_t> smem(std::size_t(kBase + Tile::kBytes), 0xcd);
@@ -182,7 +182,7 @@ void check_scale_path(int rows, std::int64_t blocks, std::int64_t ld, int tile_r
     }
   }
   for (int n : written) REQUIRE(n == 1);  // the words tile the atoms exactly
-  // The MMA thread's copies (umma_mainloop.hpp: atom i to the tile's column + atom_column(i)).
+  // The MMA thread's copies (umma/mainloop.hpp: atom i to the tile's column + atom_column(i)).
   constexpr int kColumn0 = 288;
   Tmem tmem;
   for (int i = 0; i < Tile::kAtoms; ++i) {
@@ -300,7 +300,7 @@ TEST_CASE("block-scaled arguments: null or short scales, odd or misaligned packe
   x = good;
   x.epilogue.scales.a.data = s + 1;
   CHECK(check(x) == Status::kSuccess);
-  // MXFP8: fp8 operands by TMA's 16-byte rules (no generic path for block-scaled operands).
+  // MXFP8: fp8 operands by TMA's 16-byte rules (no realigning path for block-scaled operands).
   using Mx = examples::umma::MxFp8;
   const auto* a8 = reinterpret_cast<const float8_e4m3_t*>(storage[0]);
   const auto* s8 = reinterpret_cast<const float8_ue8m0_t*>(storage[2]);

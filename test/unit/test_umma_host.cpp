@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tessera/gemm/collective/stage_ring.hpp"
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 #include "tessera/memory/tmem_plan.hpp"
 #include "tessera/mma/umma_atom.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
@@ -89,10 +89,10 @@ TEST_CASE("tcgen05 instruction descriptors: every field where Table 42 puts it",
   check_instruction_descriptor<examples::umma::ColD>();
   check_instruction_descriptor<examples::umma::Multicast>();
   check_instruction_descriptor<examples::umma::Pair>();
-  check_instruction_descriptor<examples::umma::Pair::GenericConfig>();
+  check_instruction_descriptor<examples::umma::Pair::RealigningConfig>();
   check_instruction_descriptor<examples::umma::Fp8>();
   check_instruction_descriptor<examples::umma::Fp8Pair>();
-  check_instruction_descriptor<examples::umma::Fp8Pair::GenericConfig>();
+  check_instruction_descriptor<examples::umma::Fp8Pair::RealigningConfig>();
   check_instruction_descriptor<examples::umma::Fp4>();
   check_instruction_descriptor<examples::umma::Fp8Fp4>();
   check_instruction_descriptor<examples::umma::Fp6Pair>();
@@ -312,8 +312,8 @@ TEST_CASE("UmmaConfig plans fit and match their parts", "[umma][plan]") {
   CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::StagesA>() % 1024 == 0);
   CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::StagesB>() % 1024 == 0);
   CHECK(gemm::UmmaSmemPlan<Tn>::Plan::offset<gemm::UmmaSmemPlan<Tn>::Staging>() % 1024 == 0);
-  CHECK(gemm::UmmaSmemPlan<Tn>::GenericPlan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
-  // A pair: each CTA holds 128 rows of A and half of B; the generic path runs the one-CTA
+  CHECK(gemm::UmmaSmemPlan<Tn>::RealigningPlan::kTotalBytes <= Sm100::kSmemBytesPerBlock);
+  // A pair: each CTA holds 128 rows of A and half of B; the realigning path runs the one-CTA
   // form of the same 128 x 256 tile.
   using Pair = examples::umma::Pair;
   STATIC_REQUIRE(Pair::kBlockM == 128);
@@ -323,14 +323,14 @@ TEST_CASE("UmmaConfig plans fit and match their parts", "[umma][plan]") {
   STATIC_REQUIRE(Pair::kStageReleases == 1);
   STATIC_REQUIRE(Pair::kAccumulatorReleases == 8);
   STATIC_REQUIRE(std::is_same_v<Pair::Cluster, gemm::ClusterShape<2, 1>>);
-  using PairGeneric = Pair::GenericConfig;
-  STATIC_REQUIRE(PairGeneric::kCtaGroup == 1);
-  STATIC_REQUIRE(PairGeneric::kMmaM == 128);
-  STATIC_REQUIRE(PairGeneric::TileB::kBytes == 256 * 64 * 2);
-  STATIC_REQUIRE(std::is_same_v<PairGeneric::Cluster, gemm::ClusterShape<1, 1>>);
+  using PairRealigning = Pair::RealigningConfig;
+  STATIC_REQUIRE(PairRealigning::kCtaGroup == 1);
+  STATIC_REQUIRE(PairRealigning::kMmaM == 128);
+  STATIC_REQUIRE(PairRealigning::TileB::kBytes == 256 * 64 * 2);
+  STATIC_REQUIRE(std::is_same_v<PairRealigning::Cluster, gemm::ClusterShape<1, 1>>);
   STATIC_REQUIRE(examples::umma::Multicast::kStageReleases == 2);
   STATIC_REQUIRE(examples::umma::Multicast::kAccumulatorReleases == 4);
-  STATIC_REQUIRE(std::is_same_v<Tn::GenericConfig, gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
+  STATIC_REQUIRE(std::is_same_v<Tn::RealigningConfig, gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
                                                                      bfloat16_t, RowMajor>>);
 }
 

@@ -2,7 +2,7 @@
 // them): fp6 and fp4 values followed from global memory through TMA's unpacking into a stage
 // and out through each MMA's shared-memory descriptor (a model of both ends, every value of
 // every K step of the shipped configurations' tiles); the tensor maps and the transaction
-// bytes; the argument rules that replace the generic path for operands only TMA loads.
+// bytes; the argument rules that replace the realigning path for operands only TMA loads.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "tessera/gemm/can_implement.hpp"
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
-#include "tessera/gemm/tma_launch.hpp"
-#include "tessera/gemm/umma_arguments.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
+#include "tessera/gemm/tma/launch.hpp"
+#include "tessera/gemm/umma/argument_rules.hpp"
 #include "tessera/mma/umma_atom.hpp"
 #include "tessera/mma/umma_lowp_atom.hpp"
 #include "umma_configs.hpp"
@@ -195,7 +195,7 @@ TEST_CASE("operands only TMA loads: K, pointers and pitches TMA cannot take are 
   x.A = reinterpret_cast<const float6_e3m2x4_t*>(storage[0] + 16);  // 16- but not 32-byte aligned
   CHECK(check(x) == Status::kErrorMisalignedA);
   x = good;
-  x.A = reinterpret_cast<const float6_e3m2x4_t*>(storage[0] + 3);  // any byte, as the generic rules allow
+  x.A = reinterpret_cast<const float6_e3m2x4_t*>(storage[0] + 3);  // any byte, as the realigning rules allow
   CHECK(gemm::can_implement<RowMajor, ColumnMajor, RowMajor>(x) == Status::kSuccess);
   CHECK(check(x) == Status::kErrorMisalignedA);
   x = good;
@@ -224,7 +224,7 @@ TEST_CASE("operands only TMA loads: K, pointers and pitches TMA cannot take are 
   y = m;
   y.K = 320;  // a multiple of 16 (fp8's rule) but not of 128 (fp4's)
   CHECK(gemm::umma_operand_status<Mixed>(y) == Status::kErrorSubByteOperandK);
-  // fp8 alone is not TMA-only: its generic path takes any pitch.
+  // fp8 alone is not TMA-only: its realigning path takes any pitch.
   using Fp8 = examples::umma::Fp8;
   STATIC_REQUIRE(!Fp8::kTmaOnly);
 }

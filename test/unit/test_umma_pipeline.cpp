@@ -1,6 +1,6 @@
 // The order of the Blackwell kernel's hand-offs, on the host: a model of its mbarriers (arrival
 // counts, transaction bytes, phase parities) and of the waits and arrivals each role performs
-// (gemm/kernel/umma_gemm_kernel.hpp, collective/umma_mainloop.hpp, the shared TMA producer), with
+// (gemm/umma/kernel.hpp, umma/mainloop.hpp, the shared TMA producer), with
 // the shipped configurations' arrival counts (UmmaConfig::kStageReleases,
 // kAccumulatorReleases) and stage bytes. Every role runs its whole persistent walk in many
 // random interleavings; the model fails on a deadlock, on a stage overwritten before the MMA
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tessera/gemm/collective/stage_ring.hpp"
-#include "tessera/gemm/kernel/umma_smem_plan.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/umma/smem_plan.hpp"
 #include "umma_configs.hpp"
 
 using namespace tessera;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "tessera/arch/nvidia/wgmma.hpp"
-#include "tessera/gemm/collective/stage_ring.hpp"
-#include "tessera/gemm/kernel/wgmma_smem_plan.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/wgmma/smem_plan.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
@@ -127,7 +127,7 @@ int wavefronts(const std::vector<std::uint32_t>& address, int bytes) {
 }
 
 // The epilogue's staging stores of one warp for accumulator pair i (gemm/collective/
-// wgmma_epilogue.hpp): row-major boxes take the pair as one word, column-major boxes
+// wgmma/epilogue.hpp): row-major boxes take the pair as one word, column-major boxes
 // take each element on its own line.
 template <int kElementBytes, bool kRowMajor>
 int staging_wavefronts(int warp, int i) {
@@ -171,7 +171,7 @@ TEST_CASE("the epilogue's staging stores are free of bank conflicts", "[wgmma][b
 }
 
 // The column-major epilogue writes box + offset(c % 8, r) + (c / 8) * 1024 instead of
-// offset(c, r) (wgmma_epilogue.hpp): the same byte for every line and element of a box.
+// offset(c, r) (wgmma/epilogue.hpp): the same byte for every line and element of a box.
 TEST_CASE("staging offsets: a group of 8 lines is 1024 bytes whatever the swizzle", "[wgmma][layout]") {
   using Box16 = Sw128StagingTile<64, 2>;
   using Box32 = Sw128StagingTile<64, 4>;
@@ -203,7 +203,7 @@ TEST_CASE("WgmmaConfig plans fit and match their parts", "[wgmma][plan]") {
   using Plans = gemm::WgmmaSmemPlan<C>;
   CHECK(Plans::Plan::kTotalBytes == Plans::Plan::kUnsharedBytes);
   CHECK(Plans::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
-  CHECK(Plans::GenericPlan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+  CHECK(Plans::RealigningPlan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
   CHECK(Plans::Plan::offset<Plans::StagesA>() % 1024 == 0);
   CHECK(Plans::Plan::offset<Plans::StagesB>() % 1024 == 0);
   CHECK(Plans::Plan::offset<Plans::Staging>() % 1024 == 0);

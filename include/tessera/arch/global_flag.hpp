@@ -1,5 +1,5 @@
 // Flags in global memory through which one block hands data it wrote to another block of the
-// same grid (the stream-K fix-up: gemm/collective/stream_k_fixup.hpp). A 64-bit flag holds a
+// same grid (the stream-K fix-up: gemm/scheduler/fixup.hpp). A 64-bit flag holds a
 // launch's token when the data is there, 0 when it has been taken.
 //
 //   writer: every thread that wrote     flag_release_fence(); then the block's (or group's)

@@ -1,5 +1,5 @@
 // What every configuration declares the same way: its family and target, the element types
-// and layouts of A, B, C and D, and the options after its own parameters (config_options.hpp:
+// and layouts of A, B, C and D, and the options after its own parameters (options.hpp:
 // D's element type, the epilogue, the tile scheduler). A family's configuration derives from
 // ConfigBase and adds its own choices and checks:
 //
@@ -12,7 +12,7 @@
 #pragma once
 #include <type_traits>
 
-#include "tessera/gemm/config_options.hpp"
+#include "tessera/gemm/options.hpp"
 
 namespace tessera::gemm {
 

@@ -45,7 +45,7 @@ template <class Family, class Config>
 struct KernelLauncher {
   static_assert(sizeof(Config) == 0,
                 "Tessera: no kernel family launches this Config: include the family's header "
-                "(tessera/gemm/fma_gemm.hpp, ...) and check Config::Family");
+                "(tessera/gemm/fma/fma.hpp, ...) and check Config::Family");
 };
 
 // True when code built for Arch runs on the device `d`.

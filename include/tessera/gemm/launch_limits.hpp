@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "tessera/core/status.hpp"
-#include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/gemm/scheduler/tile_scheduler.hpp"
 
 namespace tessera::gemm {
 

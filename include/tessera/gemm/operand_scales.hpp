@@ -1,5 +1,5 @@
 // How a low-precision GEMM's operands are scaled (dequantized), as a configuration option
-// (option::OperandScales<Mode>, config_options.hpp), and the arguments that carry the scales:
+// (option::OperandScales<Mode>, options.hpp), and the arguments that carry the scales:
 //
 //   operand_scale::None        D = epilogue(A B)                          (the default)
 //   operand_scale::PerTensor   D = epilogue(sa sb (A B)): one float for A, one for B, on the

@@ -1,6 +1,6 @@
 // Many GEMMs in one call: the batch or the groups a configuration computes when its scheduler
 // takes a problem set (option::Scheduler<scheduler::StridedBatched> or
-// <scheduler::Grouped<Layout>>, batched_scheduler.hpp, grouped_scheduler.hpp). Every other
+// <scheduler::Grouped<Layout>>, scheduler/batched.hpp, scheduler/grouped.hpp). Every other
 // configuration computes one GEMM and refuses a problem set with kErrorProblemsUnsupported.
 //
 // A problem set lives in gemm::Arguments::problems:

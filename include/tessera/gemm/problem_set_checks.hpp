@@ -1,5 +1,5 @@
 // The problem-set check every family runs in can_implement (gemm.hpp): a configuration whose
-// scheduler takes a problem set (tile_scheduler.hpp) checks it with the scheduler's own rules;
+// scheduler takes a problem set (scheduler/tile_scheduler.hpp) checks it with the scheduler's own rules;
 // every other configuration computes one GEMM and requires Arguments::problems' defaults.
 #pragma once
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/problem_set.hpp"
-#include "tessera/gemm/tile_scheduler.hpp"
+#include "tessera/gemm/scheduler/tile_scheduler.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace tessera::gemm {

@@ -1,5 +1,5 @@
 // How an fp8 GEMM's operands are scaled (dequantized), as types: the scale mode of a
-// configuration with fp8 A and B (option::Scales<Mode>, gemm/config_options.hpp).
+// configuration with fp8 A and B (option::Scales<Mode>, gemm/options.hpp).
 //
 //   scale::PerTensor<>      one float for A and one for B:    D = sa sb (A B)
 //   scale::PerRowColumn<>   a float per row of A, per column of B: D(m, n) = sa[m] sb[n] (A B)(m, n)
@@ -17,7 +17,7 @@
 // (benchmark/notes/fp8.md measures it). Accumulation::kPromoted (the default; the only choice
 // with block scales) lets it sum one 128-deep K tile at a time and adds each tile's sum into
 // fp32 registers (times the tile's scales, with block scales): twice the accumulator
-// registers (wgmma_config.hpp checks that they fit).
+// registers (wgmma/config.hpp checks that they fit).
 // Accumulation::kFast keeps the sum in the tensor core's accumulators over all of K, as
 // cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM does: larger tiles, an error that grows with K.
 #pragma once

@@ -1,6 +1,6 @@
 // Shared-memory tiles in the 128-byte swizzled layout that the Hopper TMA writes
 // (CU_TENSOR_MAP_SWIZZLE_128B) and wgmma reads: byte offsets of elements, so that code
-// writing a tile with ordinary stores (the generic producer, the epilogue's staging)
+// writing a tile with ordinary stores (the realigning producer, the epilogue's staging)
 // produces exactly the bytes the TMA would.
 //
 // The pattern: within each 1024-byte block (8 "rows" of 128 bytes), the 16-byte chunk c

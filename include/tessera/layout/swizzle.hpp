@@ -68,7 +68,7 @@ using NoSwizzle = Swizzle<0, 0, 0>;
 // bits of either, each leaves the other's sources alone, so the pair is again an
 // involution (a bijection) that keeps runs of 2^kBase units contiguous. Used where one
 // swizzle serves one access pattern and a second, on higher row bits, serves another
-// (mfma_smem_plan.hpp: MFMA operand reads, and writes that transpose in registers).
+// (mfma/smem_plan.hpp: MFMA operand reads, and writes that transpose in registers).
 template <class First, class Second>
 struct SwizzlePair {
   static_assert(((First::kSourceMask | Second::kSourceMask) & (First::kTargetMask | Second::kTargetMask)) == 0,

@@ -148,7 +148,7 @@ struct MfmaScaleCopy {
 template <class OperandCopy, class ScaleCopy, int kScaleOffset, int kValuesPerUnit>
 struct MfmaScaledCopy {
   static constexpr int kLoads = OperandCopy::kLoads + ScaleCopy::kLoads;
-  // No direct-to-LDS form: the async schedule takes 16-bit operands (mfma_config.hpp).
+  // No direct-to-LDS form: the async schedule takes 16-bit operands (mfma/config.hpp).
   template <int kWaves>
   static constexpr int kDirectLoads = 0;
   OperandCopy operand;

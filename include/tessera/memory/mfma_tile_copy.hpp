@@ -1,5 +1,5 @@
 // Copies one operand tile of the MFMA GEMM from global memory into its K-contiguous,
-// swizzled LDS layout (gemm/kernel/mfma_smem_plan.hpp): Rows (M of A, N of B) x BK
+// swizzled LDS layout (gemm/mfma/smem_plan.hpp): Rows (M of A, N of B) x BK
 // 16-bit elements, or 8-bit ones (fp8, fp4 pairs: bytes) of a K-contiguous operand, or
 // packed fp6 values (below). Three ways, chosen at compile time (below for 16-bit
 // elements; 8-bit ones move 16 a piece):
@@ -22,7 +22,7 @@
 // operands of 4 GiB or more (kErrorOffsetOverflow). Lanes past the operand's end read 0 through
 // the descriptor's range check, and lanes past M / N inside it read values only outputs
 // past M / N ever see: edge tiles take no branch. Only K matters inside a tile row: the
-// first tile a block loads is the last K tile (gemm/k_tile_order.hpp), masked once in the
+// first tile a block loads is the last K tile (gemm/mfma/k_tile_order.hpp), masked once in the
 // prologue when partial (mask_k), so the main loop's tiles are all whole.
 //
 // The operand's last dword: when an operand ends mid-dword (an odd K of 16-bit elements, a
@@ -32,7 +32,7 @@
 // dialect documents it; the wave emulator runs the kernels under both answers), so its
 // value must not reach D:
 //  - the last elements themselves are read by the prologue alone (the last K tile goes
-//    first: gemm/k_tile_order.hpp), whose checked descriptor ends at the last whole dword;
+//    first: gemm/mfma/k_tile_order.hpp), whose checked descriptor ends at the last whole dword;
 //    they come from one 2-byte load (8-bit elements: one to three 1-byte loads; load<true>);
 //  - main-loop loads of rows inside M (columns inside N) never reach the last K line;
 //  - main-loop loads of an M- or N-contiguous operand can still meet the dword, through
@@ -278,7 +278,7 @@ struct MfmaTileCopy {
   //           tile and its cut last dword): limit_to_whole_tiles() makes them read 0, for
   //           the moved descriptors of M/N-contiguous operands too (num_records capped by
   //           loop_span: one s_min per tile).
-  // (An integer product, no comparison: see gemm/k_tile_order.hpp.)
+  // (An integer product, no comparison: see gemm/mfma/k_tile_order.hpp.)
   TESSERA_DEVICE TESSERA_FORCEINLINE void limit_to_whole_tiles(int whole_tiles) {
     loop_span = span * std::uint32_t(whole_tiles < 1 ? whole_tiles : 1);
   }

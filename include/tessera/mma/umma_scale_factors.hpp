@@ -80,7 +80,7 @@ struct ScaleFactorTile {
   }
   TESSERA_HOST_DEVICE static constexpr int atom_column(int i) { return i * ScaleFactorAtom::kColumns; }
 
-  // How the scale loader fills the tile (gemm/collective/umma_scale_loader.hpp): kLoadWords
+  // How the scale loader fills the tile (gemm/umma/scale_loader.hpp): kLoadWords
   // 32-bit words, word w holding row load_row(w)'s blocks load_block(w) .. + 3 of the K tile
   // (rows down to the 128-row blocks' end, then the next 4 blocks).
   static constexpr int kLoadRows = kRowBlocks * 128;

@@ -1,7 +1,7 @@
 // PerDeviceCache<T>: one value per device ordinal, computed by the first call that needs it
 // and read without a lock after that. Tessera's per-process host caches are all of this
 // kind (device facts, device.hpp; the dynamic shared-memory opt-in, launch.hpp; resident
-// clusters, gemm/tma_launch.hpp), so that a thread working on device 1 gets device 1's
+// clusters, gemm/tma/launch.hpp), so that a thread working on device 1 gets device 1's
 // value whatever other threads did first, and threads that arrive together neither tear
 // a value nor run a fill twice.
 //

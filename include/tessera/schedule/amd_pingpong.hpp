@@ -17,7 +17,7 @@
 //                         sched_group_barrier.
 //
 // Each schedule's iteration() is written against an `Ops` object (the kernel's main loop,
-// gemm/kernel/mfma_gemm_kernel.hpp) that supplies the cluster contents:
+// gemm/mfma/kernel.hpp) that supplies the cluster contents:
 //   ops.template global_load<kA|kB>()      next tile of A or B: global -> registers (one
 //                                          ticket group: Ops::kLoadsA/kLoadsB instructions)
 //   ops.template lds_store<kA|kB, N>()     wait until at most N loads are in flight (the

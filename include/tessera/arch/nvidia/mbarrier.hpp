@@ -68,7 +68,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 // kClusterRelease: release at cluster scope instead, so that the arriving thread's earlier
 // writes to its own shared memory are visible, at cluster scope, to whoever waits on the
 // barrier (a CTA pair's peer writing scale factors that the leader's tcgen05.cp reads:
-// gemm/collective/umma_scale_loader.hpp).
+// gemm/umma/scale_loader.hpp).
 template <bool kClusterRelease = false>
 TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
 #if defined(TESSERA_SM90_DEVICE_PASS)

@@ -109,7 +109,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k16(float (&d)[N / 2], std::uin
 // d (N/2 floats per thread) = A * B (+ d when scale_d != 0) for one m64nNk32 step of fp8
 // operands, both K-major. The tensor core sums the 32 products and d with fewer bits than
 // fp32 keeps (benchmark/notes/fp8.md measures how many), so long sums are promoted into
-// fp32 registers by the caller (gemm/collective/wgmma_fp8_mainloop.hpp).
+// fp32 registers by the caller (gemm/wgmma/fp8_mainloop.hpp).
 template <int N, WgmmaType A, WgmmaType B>
 TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k32(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b,
                                                      int scale_d) {

@@ -1,5 +1,5 @@
 // Epilogues: what every kernel family does to each accumulator before its one store of D.
-// An epilogue is a parameter of every configuration (gemm/config_options.hpp,
+// An epilogue is a parameter of every configuration (gemm/options.hpp,
 // option::Epilogue<E>) and is written once for all of them:
 //
 //   struct MyEpilogue {

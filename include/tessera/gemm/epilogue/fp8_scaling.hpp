@@ -4,7 +4,7 @@
 //   D(m, n) = scale_d * (alpha * acc(m, n) + beta * C(m, n)),   amax_d = max |alpha acc + beta C|
 //
 // where acc already carries A's and B's scales (the main loop applies them: block scales per
-// K tile, the others once; gemm/collective/wgmma_fp8_mainloop.hpp), scale_d defaults to 1 for
+// K tile, the others once; gemm/wgmma/fp8_mainloop.hpp), scale_d defaults to 1 for
 // a 16-bit or fp32 D and is required for an fp8 D, and amax_d (optional) receives the largest
 // magnitude of D before scale_d, over the M x N elements: the number the next layer's
 // quantization needs, as cuBLASLt's AMAX_D_POINTER gives it.

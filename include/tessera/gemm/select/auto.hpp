@@ -1,0 +1,269 @@
+// Gemm<Auto<...>>: the Hopper tensor-core GEMM that picks its configuration per call, for a
+// user who does not want to choose a tile.
+//
+//   using G = tessera::gemm::Gemm<tessera::gemm::Auto<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor>>;
+//   G::run(args, workspace, stream);                    // workspace: G::workspace_size(args) bytes
+//   std::puts(tessera::gemm::explain<Auto<...>>(args).c_str());   // which kernel, and why
+//
+// Per call, the rule of select/auto_rule.hpp picks one of a fixed table of shipped configurations
+// (small M computed transposed, few tiles with K split over a cluster, 128 x 128 tiles where
+// they fill the SMs' waves better, stream-K for deep K, large tiles with or without 2 x 1
+// clusters) from M, N, K, whether TMA can describe A and B, A's layout, whether the call passes
+// a workspace (the stream-K entries split K only through one) and the device's SM count (beta needs no rule: where the epilogue reads C, every large entry loads it
+// with TMA ahead of the epilogue if TMA can describe C; wgmma_stages_c); the chosen
+// configuration's own can_implement is asked again before the launch, and where it refuses,
+// the default (kLarge, which runs every valid argument) runs instead. Options as WgmmaConfig's:
+// option::OutputElement<T>, option::Epilogue<E>. Compile with nvcc for sm_90a.
+//
+// Adding an entry (e.g. a stream-K configuration): a value in AutoEntry and a line in the
+// rule (select/auto_rule.hpp), its type in AutoEntries below, its name in auto_entry_name.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+#include "tessera/arch/arch.hpp"
+#include "tessera/core/status.hpp"
+#include "tessera/gemm/select/auto_rule.hpp"
+#include "tessera/gemm/wgmma/cluster_split.hpp"
+#include "tessera/gemm/options.hpp"
+#include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/select/transposed.hpp"
+#include "tessera/gemm/wgmma/config.hpp"
+#include "tessera/gemm/wgmma/wgmma.hpp"
+#include "tessera/runtime/device.hpp"
+
+namespace tessera::gemm {
+
+struct AutoFamily {};
+
+// The table: one configuration per AutoEntry, all with the user's types, layouts and options.
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct AutoEntries {
+  template <int kTileM>
+  using SmallM = WgmmaSmallM<EA, LA, EB, LB, EC, LC, kTileM, 0, Options...>;
+  // Tiles below 64 need a row-major A; for a column-major one the rule never picks them.
+  using SmallM16 = std::conditional_t<LA::kIsRowMajor, SmallM<16>, SmallM<64>>;
+  using SmallM32 = std::conditional_t<LA::kIsRowMajor, SmallM<32>, SmallM<64>>;
+  using SmallM64 = SmallM<64>;
+  template <int kTileN>
+  using Split = ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
+                                          ClusterShape<1, 1>, 0, Options...>>;
+  template <class Cluster>
+  using Large = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, schedule::Cooperative, Cluster, 0,
+                            Options...>;
+  using Tile128 = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, schedule::Cooperative,
+                              ClusterShape<1, 1>, 0, Options...>;
+  template <int kTileN>
+  using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
+                                  ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>, Options...>;
+
+  // f(Entry{}) for the configuration of entry e.
+  template <class F>
+  static auto with(AutoEntry e, F&& f) {
+    switch (e) {
+      case AutoEntry::kSmallM16: return f(SmallM16{});
+      case AutoEntry::kSmallM32: return f(SmallM32{});
+      case AutoEntry::kSmallM64: return f(SmallM64{});
+      case AutoEntry::kSplit64: return f(Split<64>{});
+      case AutoEntry::kSplit128: return f(Split<128>{});
+      case AutoEntry::kTile128: return f(Tile128{});
+      case AutoEntry::kStreamK: return f(StreamKTile<256>{});
+      case AutoEntry::kStreamK128: return f(StreamKTile<128>{});
+      case AutoEntry::kLarge2x1: return f(Large<ClusterShape<2, 1>>{});
+      case AutoEntry::kLarge: break;
+    }
+    return f(Large<ClusterShape<1, 1>>{});
+  }
+};
+
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct Auto {
+  using Family = AutoFamily;
+  using Entries = AutoEntries<EA, LA, EB, LB, EC, LC, Options...>;
+  using Default = typename Entries::template Large<ClusterShape<1, 1>>;
+  using Arch = Sm90;
+  using ElementA = EA;
+  using ElementB = EB;
+  using ElementC = EC;
+  using ElementD = typename Default::ElementD;
+  using ElementAccumulator = float;
+  using LayoutA = LA;
+  using LayoutB = LB;
+  using LayoutC = LC;
+  using Epilogue = typename Default::Epilogue;
+  static_assert(std::is_same_v<typename Default::Scheduler, scheduler::DataParallel> &&
+                    (0 + ... + detail::StagingBoxesOf<Options>::value) == 0,
+                "Tessera Auto: the table chooses schedulers and staging itself; give only "
+                "option::OutputElement<T> and option::Epilogue<E>");
+};
+
+namespace detail {
+template <class Config>
+using AutoArgs = ConfigArguments<Config>;
+
+// What the rule reads of a call on the device `d` (with or without a workspace).
+template <class Config>
+AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d, bool workspace) {
+  AutoProblem p;
+  p.M = a.M;
+  p.N = a.N;
+  p.K = a.K;
+  p.tma_a = tma_describes<typename Config::LayoutA>(a.A, a.M, a.K, a.lda);
+  p.tma_b = tma_describes<typename Config::LayoutB>(a.B, a.K, a.N, a.ldb);
+  p.k_major_a = Config::LayoutA::kIsRowMajor;
+  p.workspace = workspace;
+  p.odd_pitch = (a.lda * std::int64_t(sizeof(typename Config::ElementA))) % 32 == 16 ||
+                (a.ldb * std::int64_t(sizeof(typename Config::ElementB))) % 32 == 16;
+  p.sms = d.multiprocessors;
+  return p;
+}
+}  // namespace detail
+
+#if defined(TESSERA_CUDA)
+
+// The entry a call of Gemm<Config> runs on the device `d`, with or without a workspace: the
+// rule's, unless that configuration refuses the arguments (then the default, reason kFallback).
+// workspace_size(args) asks with a workspace, so a call given that many bytes runs the entry
+// they were sized for; a call without one never runs an entry that would split K through one.
+template <class Config>
+AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace) {
+  AutoChoice c = AutoRule::choose(detail::auto_problem<Config>(a, d, workspace));
+  const bool takes = Config::Entries::with(c.entry, [&](auto entry) {
+    return ok(Gemm<decltype(entry)>::can_implement(a));
+  });
+  if (!takes) c = {AutoEntry::kLarge, AutoReason::kFallback};
+  return c;
+}
+
+template <class Config>
+struct KernelLauncher<AutoFamily, Config> {
+  using Args = ConfigArguments<Config>;
+  using Default = typename Config::Default;
+  using DefaultLauncher = KernelLauncher<typename Default::Family, Default>;
+
+  // The default entry takes every valid argument; the others are asked per call.
+  static OperandRequirements requirements() { return DefaultLauncher::requirements(); }
+  static Status check(const Args& a) { return DefaultLauncher::check(a); }
+
+  static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
+    return Config::Entries::with(auto_choice<Config>(a, d, true).entry, [&](auto entry) {
+      using E = decltype(entry);
+      return KernelLauncher<typename E::Family, E>::workspace_size(a, d);
+    });
+  }
+
+  static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
+    return Config::Entries::with(auto_choice<Config>(a, d, workspace != nullptr).entry, [&](auto entry) {
+      using E = decltype(entry);
+      return KernelLauncher<typename E::Family, E>::launch(a, workspace, stream, d);
+    });
+  }
+};
+
+// The entry Gemm<Config>::run(args, workspace) takes on the current device (kLarge when the
+// device cannot be queried).
+template <class Config>
+AutoChoice auto_choice(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
+  DeviceInfo d;
+  if (!ok(current_device(&d))) return {AutoEntry::kLarge, AutoReason::kFallback};
+  return auto_choice<Config>(a, d, workspace != nullptr);
+}
+
+// In words: which configuration Gemm<Config>::run(args, workspace) runs on the current device,
+// and why.
+template <class Config>
+std::string explain(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
+  std::ostringstream o;
+  o << "M=" << a.M << " N=" << a.N << " K=" << a.K;
+  const Status valid = Gemm<Config>::can_implement(a);
+  if (!ok(valid)) {
+    o << ": not run, " << status_name(valid) << " (" << status_message(valid) << ")";
+    return o.str();
+  }
+  DeviceInfo d;
+  const Status found = current_device(&d);
+  if (!ok(found)) {
+    o << ": no device to choose for (" << status_name(found) << ")";
+    return o.str();
+  }
+  const bool given = workspace != nullptr;
+  const AutoProblem p = detail::auto_problem<Config>(a, d, given);
+  const AutoChoice c = auto_choice<Config>(a, d, given);
+  o << " on " << p.sms << " SMs" << (given ? ", with a workspace" : ", without a workspace") << ": "
+    << auto_entry_name(c.entry) << ", because ";
+  const bool reads_c = Config::Epilogue::make(a.epilogue, epilogue_problem(a)).reads_c();
+  switch (c.reason) {
+    case AutoReason::kSmallM:
+      o << "M <= " << AutoRule::kSmallMMax << " is small beside N (the product is computed transposed, the "
+        << "weights streamed by every SM)";
+      break;
+    case AutoReason::kFewTiles:
+      o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") would leave more than half of the " << p.sms
+        << " SMs idle; this tile is the largest whose tiles, times a split of K where K is deep enough, fill them";
+      break;
+    case AutoReason::kShortK:
+      o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") would leave more than half of the " << p.sms
+        << " SMs idle and K is too short for splitting it to pay: 128 x 128 tiles (" << AutoRule::tiles(p, 128)
+        << ") instead";
+      break;
+    case AutoReason::kDeepK:
+      o << "K is deep (" << ceil_div<std::int64_t>(p.K, 64) << " K tiles) on too few tiles to fill the " << p.sms
+        << " SMs' waves: K is split through the workspace where the stream-K rule predicts it pays";
+      break;
+    case AutoReason::kOddPitch:
+      o << "the rows of A or B are an odd multiple of 16 bytes apart (lda " << a.lda << ", ldb " << a.ldb
+        << "), where 1 x 1 tiles measured 13-43% slower than on aligned rows and 2 x 1 clusters (half of "
+           "B's loads) lose least";
+      break;
+    case AutoReason::kUnevenWaves:
+      o << "128 x 128 tiles (" << AutoRule::tiles(p, 128) << ") fill the " << p.sms
+        << " SMs' waves better than 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ")";
+      break;
+    case AutoReason::kManyTiles:
+      o << "there are at least two waves of 128 x 256 tiles (" << AutoRule::tiles(p, 256)
+        << "), where clusters sharing B tiles measured faster";
+      break;
+    case AutoReason::kDefault:
+      o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") fill the SMs";
+      break;
+    case AutoReason::kFallback:
+      o << "the rule's choice does not take these arguments (A or B not describable by TMA, or a limit): the "
+           "default runs every valid argument";
+      break;
+  }
+  if (!given) {
+    const AutoChoice with = auto_choice<Config>(a, d, true);
+    if (with.entry != c.entry) {
+      o << " (given workspace_size(args) bytes of workspace: " << auto_entry_name(with.entry) << ")";
+    }
+  }
+  Config::Entries::with(c.entry, [&](auto entry) {
+    using E = decltype(entry);
+    if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
+      const int s = cluster_splits<typename E::Inner>(transpose_arguments<E>(a));
+      o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
+    } else if constexpr (std::is_same_v<typename E::Family, ClusterSplitFamily>) {
+      const int s = cluster_splits<E>(a);
+      o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
+    } else {
+      static const char any_workspace = 0;  // tma_path asks only whether one is given
+      const TmaPath taken = tma_path<E>(a, workspace), with = tma_path<E>(a, &any_workspace);
+      o << "; the " << path_name(taken) << " path";
+      if (!given && with != taken) o << " (" << path_name(with) << " with a workspace)";
+      if (reads_c) {
+        o << (wgmma_stages_c<E>(a, workspace) ? "; C loaded by TMA into the epilogue's staging boxes ahead of it"
+                                              : "; C read with ordinary loads (TMA cannot stage it)");
+      }
+    }
+    return 0;
+  });
+  return o.str();
+}
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::gemm

@@ -1,0 +1,301 @@
+// The consumer side of the Hopper main loop for fp8 operands (e4m3 / e5m2, both K-major):
+// for one unit of work, one consumer warpgroup turns each K tile's stage into wgmma m64nNk32
+// steps and leaves in `acc` the tile's fp32 result with A's and B's scales applied
+// (gemm/scale_mode.hpp says what each mode means).
+//
+// Why promotion: the tensor core adds the 32 products of a k32 step and the accumulator with
+// fewer bits than fp32 keeps (benchmark/notes/fp8.md measures how many), so an error that
+// grows with the length of the sum. Promoted accumulation (the default) lets the tensor core
+// sum one K tile (128 deep) from zero (scale_d = 0 on its first step) into a K-tile
+// accumulator set, and adds that into `acc` in fp32 registers:
+//   block scales   acc += sa(row, kb) * sb(kb) * tile sum    (one FFMA per element per K tile)
+//   other modes    acc += tile sum, the scales applied once at the end
+// The warpgroup waits for the tile's MMAs before it promotes them, so the tensor core idles
+// during the promotion unless the other consumer warpgroup's MMAs fill it. With block scales
+// the two Cooperative warpgroups take turns (IssueTurns): a warpgroup issues a K tile's MMAs
+// as two commit groups and, once the first is done, lets the other issue its own (queued
+// behind its second group), then promotes while those run. On an H100 this (with the scales
+// loaded two K tiles ahead) made block scales faster and per-tensor scales slower
+// (benchmark/notes/fp8.md, v1 and v2): the other modes issue freely.
+// Two sets of tile sums in one warpgroup (promote one while the next tile fills the other)
+// would need 3x the accumulators: ptxas spilled them and serialized the MMAs (C7514).
+// Accumulation::kFast keeps the sum in `acc` over all of K, as the 16-bit main loop does
+// (wgmma/mainloop.hpp), one group of MMAs in flight.
+//
+// A stage is released as soon as the MMAs that read it have completed (before the promotion).
+// Scales are read with ordinary loads: the block scales of K tile kt two K tiles ahead (they
+// come from L2 or DRAM; read just before the tile's MMAs, their latency was exposed: notes,
+// v1), the others once per unit; rows and columns outside M x N read nothing and scale by
+// 0 (their operands were zero-filled, so acc is 0 there).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/arch/nvidia/wgmma.hpp"
+#include "tessera/core/float8.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/scale_mode.hpp"
+#include "tessera/gemm/scheduler/tile_scheduler.hpp"
+#include "tessera/mma/wgmma_atom.hpp"
+
+namespace tessera::gemm {
+
+#if defined(TESSERA_CUDA)
+
+namespace detail {
+template <class T>
+constexpr nvidia::WgmmaType fp8_wgmma_type() {
+  static_assert(is_ocp_float8<T>, "Tessera WgmmaFp8Mainloop: operands must be float8_e4m3_t or float8_e5m2_t");
+  return std::is_same_v<T, float8_e4m3_t> ? nvidia::WgmmaType::kE4m3 : nvidia::WgmmaType::kE5m2;
+}
+}  // namespace detail
+
+// Cooperative, promoted: the consumer warpgroups issue their K tiles' MMAs in turn, 0 first.
+// Before each issue but its very first, warpgroup c waits on named barrier kTurnBarrier + c for
+// the other's go; once the first half of its MMAs is done it gives the other its go. Warpgroup
+// 0 takes one go more at the end (finish), so that every arrival is matched by a wait.
+template <int kTurnBarrier>
+struct IssueTurns {
+  int consumer;    // 0 or 1
+  int issued = 0;  // K tiles this warpgroup has issued, over all its units
+  TESSERA_DEVICE void before_issue() {
+    if (consumer == 1 || issued > 0) nvidia::named_barrier_sync(kTurnBarrier + consumer, 256);
+    ++issued;
+  }
+  TESSERA_DEVICE void after_first_half() { nvidia::named_barrier_arrive(kTurnBarrier + 1 - consumer, 256); }
+  TESSERA_DEVICE void finish() {
+    if (consumer == 0 && issued > 0) nvidia::named_barrier_sync(kTurnBarrier, 256);
+  }
+};
+
+// Operands: OperandTiles<...>; kRowBlocks: the warpgroup's 64-row blocks; Scales: the scale
+// mode; kTakeTurns: two consumer warpgroups share each tile (Cooperative) and, promoting,
+// issue in turn, through named barriers kTurnBarrier and kTurnBarrier + 1.
+template <class Operands, int kStages, int kRowBlocks_, bool kClusterWaits, class Scales, bool kTakeTurns_,
+          int kTurnBarrier>
+struct WgmmaFp8Mainloop {
+  static constexpr int kN = Operands::kBlockN;
+  static constexpr int kBlockM = Operands::kBlockM;
+  static constexpr int kRowBlocks = kRowBlocks_;
+  static constexpr int kAccPerBlock = kN / 2;
+  static constexpr nvidia::WgmmaType kTypeA = detail::fp8_wgmma_type<typename Operands::ElementA>();
+  static constexpr nvidia::WgmmaType kTypeB = detail::fp8_wgmma_type<typename Operands::ElementB>();
+  static constexpr int kInstructionK = 32;
+  static constexpr int kSteps = Operands::kBlockK / kInstructionK;
+  static constexpr bool kBlockScales = Scales::kKind == scale::Kind::kBlockwise;
+  // Taking turns measured faster with block scales only (benchmark/notes/fp8.md, v2), so the
+  // other promoted modes issue freely.
+  static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales;
+  using TileA = typename Operands::TileA;
+  using TileB = typename Operands::TileB;
+  using Atom = mma::WgmmaAtom<kN>;
+  static_assert(Operands::kKMajorA && Operands::kKMajorB,
+                "Tessera WgmmaFp8Mainloop: fp8 wgmma reads both operands K-major (A row-major, B column-major)");
+  static_assert(Operands::kBlockK % kInstructionK == 0, "Tessera WgmmaFp8Mainloop: the K tile is whole k32 steps");
+  static_assert(!kBlockScales || (Operands::kBlockK == scale::kBlock && scale::kBlock % kN == 0),
+                "Tessera WgmmaFp8Mainloop: block scales with one scale block per K tile and per N tile");
+
+  using Sums = float[kRowBlocks][kAccPerBlock];
+  using Turns = IssueTurns<kTurnBarrier>;
+
+  // Keeps the compiler from moving accesses of a set across the asynchronous MMAs.
+  TESSERA_DEVICE static void fence(Sums& s) {
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(s[rb]);
+  }
+
+  // Both operands K-major in the 128-byte swizzle: row r of a tile is its r-th 128-byte
+  // line, and k32 step kk starts 32 bytes further along it (wgmma.hpp, the canonical layout).
+  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t stage, int row, int kk) {
+    return nvidia::make_smem_descriptor(stage + row * 128 + kk * kInstructionK, 16, 1024, nvidia::Swizzle::k128B);
+  }
+  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t stage, int kk) {
+    return nvidia::make_smem_descriptor(stage + kk * kInstructionK, 16, 1024, nvidia::Swizzle::k128B);
+  }
+
+  // k32 steps [first, last) of the tile's MMAs over one stage into `sums` (overwritten by step
+  // 0 unless accumulating), committed as one group.
+  TESSERA_DEVICE static void issue(Sums& sums, std::uint32_t a, std::uint32_t b, int row0, bool accumulate,
+                                   int first = 0, int last = kSteps) {
+    nvidia::wgmma_fence();
+    TESSERA_UNROLL
+    for (int kk = 0; kk < kSteps; ++kk) {
+      if (kk < first || kk >= last) continue;
+      TESSERA_UNROLL
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(sums[rb], descriptor_a(a, row0 + rb * 64, kk), descriptor_b(b, kk),
+                                                  (accumulate || kk > 0) ? 1 : 0);
+      }
+    }
+    nvidia::wgmma_commit_group();
+  }
+
+  // Row r of this thread in row block rb, half h (accumulators i with (i / 2) % 2 == h).
+  TESSERA_DEVICE static int thread_row(int t, int rb, int h) { return rb * 64 + Atom::element(t, 2 * h).row; }
+
+  // The K-tile scale of each of this thread's rows: sa(row, kb) * sb(nb, kb), 0 outside M;
+  // loaded (Raw) two K tiles before it is used (combined).
+  struct TileScales {
+    float s[kRowBlocks][2];
+  };
+  struct RawScales {
+    float a[kRowBlocks][2];
+    float b;
+  };
+  template <class Params>
+  TESSERA_DEVICE static RawScales load_block_scales(const Params& p, std::int64_t m0, std::int64_t n0, int kb,
+                                                     int k_end, int t) {
+    const auto& e = p.epilogue;
+    RawScales r{};
+    if (kb >= k_end) return r;
+    r.b = __ldg(e.scale_b + (n0 / scale::kBlock) * e.ld_b + kb);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        const std::int64_t m = m0 + thread_row(t, rb, h);
+        r.a[rb][h] = m < p.M ? __ldg(e.scale_a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
+      }
+    }
+    return r;
+  }
+  TESSERA_DEVICE static TileScales combine(const RawScales& r) {
+    TileScales s;
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      s.s[rb][0] = r.a[rb][0] * r.b;
+      s.s[rb][1] = r.a[rb][1] * r.b;
+    }
+    return s;
+  }
+
+  // acc += scale * sums (block scales) or acc += sums.
+  TESSERA_DEVICE static void promote(Sums& acc, Sums& sums, const TileScales& scales) {
+    fence(sums);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int i = 0; i < kAccPerBlock; ++i) {
+        if constexpr (kBlockScales) {
+          acc[rb][i] = fmaf(scales.s[rb][(i / 2) % 2], sums[rb][i], acc[rb][i]);
+        } else {
+          acc[rb][i] += sums[rb][i];
+        }
+      }
+    }
+  }
+
+  // The scales of the modes that apply them once: per tensor, per row and column.
+  template <class Params>
+  TESSERA_DEVICE static void apply_final_scales(Sums& acc, const Params& p, std::int64_t m0, std::int64_t n0, int t) {
+    const auto& e = p.epilogue;
+    if constexpr (Scales::kKind == scale::Kind::kPerTensor) {
+      const float s = __ldg(e.scale_a) * __ldg(e.scale_b);
+      TESSERA_UNROLL
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        TESSERA_UNROLL
+        for (int i = 0; i < kAccPerBlock; ++i) acc[rb][i] *= s;
+      }
+    } else if constexpr (Scales::kKind == scale::Kind::kPerRowColumn) {
+      float col[kAccPerBlock / 2];  // this thread's columns: 8 (i / 4) + 2 (t % 4) + (i % 2)
+      TESSERA_UNROLL
+      for (int j = 0; j < kAccPerBlock / 2; ++j) {
+        const std::int64_t n = n0 + Atom::element(t, 4 * (j / 2) + j % 2).col;
+        col[j] = n < p.N ? __ldg(e.scale_b + n) : 0.0f;
+      }
+      TESSERA_UNROLL
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        TESSERA_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          const std::int64_t m = m0 + thread_row(t, rb, h);
+          const float row = m < p.M ? __ldg(e.scale_a + m) : 0.0f;
+          TESSERA_UNROLL
+          for (int i = 0; i < kAccPerBlock; ++i) {
+            if ((i / 2) % 2 == h) acc[rb][i] *= row * col[2 * (i / 4) + i % 2];
+          }
+        }
+      }
+    }
+  }
+
+  // acc (zeroed by the caller) = the unit's tile, rows [row0, row0 + 64 kRowBlocks) of it for
+  // this warpgroup, scaled; K tiles from ring position `pos` (advanced past them).
+  // release(stage) frees a stage; t: thread in the warpgroup; turns: this warpgroup's place in
+  // the issue order (kTakeTurns), last_unit: no unit follows this one.
+  template <class Params, class Release>
+  TESSERA_DEVICE static void run(Sums& acc, std::uint32_t stages_a, std::uint32_t stages_b, std::uint64_t* full,
+                                 RingPosition<kStages>& pos, const WorkUnit& unit, int row0, Release&& release,
+                                 const Params& p, int t, Turns& turns, bool last_unit) {
+    const std::int64_t m0 = std::int64_t(unit.m) * kBlockM + row0;
+    const std::int64_t n0 = std::int64_t(unit.n) * kN;
+    const int k_tiles = unit.k_tiles();
+    fence(acc);
+    if constexpr (!Scales::kPromoted) {
+      accumulate_in_tensor_core(acc, stages_a, stages_b, full, pos, k_tiles, row0, release);
+    } else {
+      Sums sums;
+      RawScales next{}, after_next{};
+      if constexpr (kBlockScales) {
+        next = load_block_scales(p, m0, n0, unit.k_begin, unit.k_end, t);
+        after_next = load_block_scales(p, m0, n0, unit.k_begin + 1, unit.k_end, t);
+      }
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        TileScales scales{};
+        if constexpr (kBlockScales) {
+          scales = combine(next);
+          next = after_next;
+          after_next = load_block_scales(p, m0, n0, unit.k_begin + kt + 2, unit.k_end, t);
+        }
+        nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
+        const std::uint32_t a = stages_a + pos.stage * TileA::kBytes, b = stages_b + pos.stage * TileB::kBytes;
+        if constexpr (kTakeTurns) {
+          turns.before_issue();
+          issue(sums, a, b, row0, false, 0, kSteps / 2);
+          issue(sums, a, b, row0, false, kSteps / 2, kSteps);
+          nvidia::wgmma_wait_group<1>();
+          turns.after_first_half();
+        } else {
+          issue(sums, a, b, row0, false);
+        }
+        nvidia::wgmma_wait_group<0>();
+        release(pos.stage);
+        pos.advance();
+        promote(acc, sums, scales);
+      }
+      if constexpr (kTakeTurns) {
+        if (last_unit) turns.finish();
+      }
+    }
+    // (No K tiles: acc is 0 and the scales may be null, as can_implement allows for K == 0.)
+    if constexpr (!kBlockScales) {
+      if (k_tiles > 0) apply_final_scales(acc, p, m0, n0, t);
+    }
+    fence(acc);
+  }
+
+ private:
+  // Accumulation::kFast: every K tile summed into acc by the tensor core, one group in flight
+  // (the stage of tile kt is released once tile kt + 1's MMAs are issued and kt's are done).
+  template <class Release>
+  TESSERA_DEVICE static void accumulate_in_tensor_core(Sums& acc, std::uint32_t stages_a, std::uint32_t stages_b,
+                                                       std::uint64_t* full, RingPosition<kStages>& pos, int k_tiles,
+                                                       int row0, Release& release) {
+    int previous = -1;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
+      issue(acc, stages_a + pos.stage * TileA::kBytes, stages_b + pos.stage * TileB::kBytes, row0, true);
+      nvidia::wgmma_wait_group<1>();
+      if (previous >= 0) release(previous);
+      previous = pos.stage;
+      pos.advance();
+    }
+    nvidia::wgmma_wait_group<0>();
+    if (previous >= 0) release(previous);
+  }
+};
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::gemm

@@ -1,0 +1,99 @@
+// The consumer side of the Hopper main loop: for one unit of work, one consumer warpgroup
+// waits for each K tile's stage, issues its wgmma steps (K tile / instruction K per 64-row
+// block) from shared-memory descriptors, and keeps one group of MMAs in flight: the stage of
+// K tile t is released only once the MMAs of K tile t+1 have been issued and those of t have
+// completed (wait_group 1).
+//
+// Operands: OperandTiles<...> (tma/operand_tiles.hpp); kRowBlocks: the 64-row blocks of the tile
+// this warpgroup computes.
+#pragma once
+#include <cstdint>
+
+#include "tessera/arch/nvidia/mbarrier.hpp"
+#include "tessera/arch/nvidia/wgmma.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
+
+namespace tessera::gemm {
+
+#if defined(TESSERA_CUDA)
+
+template <class Operands, int kStages, int kRowBlocks_, bool kClusterWaits = false>
+struct WgmmaMainloop {
+  static constexpr int kN = Operands::kBlockN;
+  static constexpr int kRowBlocks = kRowBlocks_;
+  static constexpr int kAccPerBlock = kN / 2;
+  static constexpr nvidia::WgmmaType kType =
+      std::is_same_v<typename Operands::ElementA, half_t> ? nvidia::WgmmaType::kF16 : nvidia::WgmmaType::kBf16;
+  static_assert((std::is_same_v<typename Operands::ElementA, half_t> ||
+                 std::is_same_v<typename Operands::ElementA, bfloat16_t>) &&
+                    std::is_same_v<typename Operands::ElementA, typename Operands::ElementB>,
+                "Tessera WgmmaMainloop: A and B must both be half_t or both bfloat16_t");
+  using TileA = typename Operands::TileA;
+  using TileB = typename Operands::TileB;
+  // One instruction's K (16 for 16-bit inputs) as bytes along a K-major line, and as 128-byte
+  // lines down an MN-major chunk.
+  static constexpr int kInstructionK = 16;
+  static constexpr int kStepBytes = kInstructionK * Operands::kElementBytesA;
+  static constexpr int kStepLines = kInstructionK * 128;
+
+  // The A operand of rows [row, row + 64) of the tile, k step kk, in the stage at shared
+  // address `stage`. K-major: row r is the r-th 128-byte line, the step kStepBytes along it.
+  // MN-major: 64-row chunks TileA::kChunkBytes apart, the step kInstructionK lines down.
+  // (wgmma.hpp documents the canonical layouts.)
+  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t stage, int row, int kk) {
+    if constexpr (Operands::kKMajorA) {
+      return nvidia::make_smem_descriptor(stage + row * 128 + kk * kStepBytes, 16, 1024, nvidia::Swizzle::k128B);
+    } else {
+      return nvidia::make_smem_descriptor(stage + (row / 64) * TileA::kChunkBytes + kk * kStepLines,
+                                          TileA::kChunkBytes, 1024, nvidia::Swizzle::k128B);
+    }
+  }
+  // The whole N extent of B, k step kk.
+  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t stage, int kk) {
+    if constexpr (Operands::kKMajorB) {
+      return nvidia::make_smem_descriptor(stage + kk * kStepBytes, 16, 1024, nvidia::Swizzle::k128B);
+    } else {
+      return nvidia::make_smem_descriptor(stage + kk * kStepLines, TileB::kChunkBytes, 1024, nvidia::Swizzle::k128B);
+    }
+  }
+
+  // acc += the tile's A rows [row0, row0 + 64 kRowBlocks) x B, over k_tiles K tiles starting
+  // at ring position `pos` (advanced past them). release(stage) frees a stage.
+  template <class Release>
+  TESSERA_DEVICE static void run(float (&acc)[kRowBlocks][kAccPerBlock], std::uint32_t stages_a,
+                                 std::uint32_t stages_b, std::uint64_t* full, RingPosition<kStages>& pos,
+                                 int k_tiles, int row0, Release&& release) {
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(acc[rb]);
+    int previous = -1;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
+      const std::uint32_t a = stages_a + pos.stage * TileA::kBytes;
+      const std::uint32_t b = stages_b + pos.stage * TileB::kBytes;
+      nvidia::wgmma_fence();
+      TESSERA_UNROLL
+      for (int kk = 0; kk < Operands::kBlockK / kInstructionK; ++kk) {
+        TESSERA_UNROLL
+        for (int rb = 0; rb < kRowBlocks; ++rb) {
+          nvidia::wgmma_m64k16<kN, kType, Operands::kKMajorA ? 0 : 1, Operands::kKMajorB ? 0 : 1>(
+              acc[rb], descriptor_a(a, row0 + rb * 64, kk), descriptor_b(b, kk), 1);
+        }
+      }
+      nvidia::wgmma_commit_group();
+      nvidia::wgmma_wait_group<1>();  // K tile kt - 1's MMAs are done: its stage is free
+      if (previous >= 0) release(previous);
+      previous = pos.stage;
+      pos.advance();
+    }
+    nvidia::wgmma_wait_group<0>();
+    if (previous >= 0) release(previous);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(acc[rb]);
+  }
+};
+
+#endif  // TESSERA_CUDA
+
+}  // namespace tessera::gemm
