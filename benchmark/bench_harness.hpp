@@ -32,7 +32,7 @@ namespace {
 // Empty means success. Helpers return one; benchmarks turn it into SkipWithError.
 using Error = std::string;
 
-// "file.hpp:123" for a message: __FILE__ without its directories.
+// "<file>:<line>" for a message: __FILE__ without its directories.
 std::string source_line(const char* file, int line) {
   const char* slash = std::strrchr(file, '/');
   return std::string(slash ? slash + 1 : file) + ":" + std::to_string(line);

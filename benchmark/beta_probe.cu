@@ -1,5 +1,6 @@
 // A/B probe of the staged-C release policy (a probe for choosing, not a reported benchmark;
-// scripts/device/merged_check_2.sh says how it was built and run): beta 0 and beta 1 (in place)
+// built twice, against the headers as committed (A) and with the box released one box later
+// (B), each binary run as is, e.g. scripts/device/check.sh --probe=beta_probe): beta 0 and beta 1 (in place)
 // of the default WgmmaConfig and of StagingBoxes<4>, CUDA events, L2 flushed, medians of 20.
 #include <cstdio>
 #include "probe_support.hpp"

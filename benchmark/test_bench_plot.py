@@ -3,7 +3,7 @@
 ratio to the faster baseline, the geometric mean, the decode floor fractions, the ratio
 to a comparison point, the naive column, and a skipped benchmark's note.
 
-Usage: test_bench_plot.py path/to/scripts/bench_plot.py (exit status 0 when all hold)
+Usage: test_bench_plot.py BENCH_PLOT (the path of scripts/bench_plot.py) (exit status 0 when all hold)
 """
 import json
 import os

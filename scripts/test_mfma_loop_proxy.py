@@ -8,7 +8,7 @@ Also the comparison the isa.mfma_proxy tests run (--at-least with several refere
 best one counts, whatever its place in the list; an equal share passes), and --loop-without
 (a loop holding a mnemonic it names fails).
 
-Usage: test_mfma_loop_proxy.py [path/to/mfma_loop_proxy.py]
+Usage: test_mfma_loop_proxy.py [PROXY] (the path of scripts/mfma_loop_proxy.py)
 """
 import contextlib
 import importlib.util

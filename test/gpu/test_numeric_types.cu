@@ -7,7 +7,7 @@
 //   sm_100a (built where 100a is a target, runs only on compute capability 10.0):
 //     cvt.rn.satfinite.{e2m1x2,e2m3x2,e3m2x2}.f32, cvt.{rz,rp}.satfinite.ue8m0x2.f32 and
 //     their reverse conversions to f16x2 / bf16x2.
-// Each check prints one "numeric_types:" line (scripts/device/numeric_types.sh collects them).
+// Each check prints one "numeric_types:" line (grep the suite's log for them: scripts/device/check.sh --suites=numeric_types).
 #include <cuda_runtime_api.h>
 
 #include <catch2/catch.hpp>

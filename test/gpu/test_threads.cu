@@ -455,7 +455,7 @@ TEST_CASE("the per-call context step is cheap", "[gpu][threads][cost]") {
   CHECK(facts_ns < 1000.0);
 }
 
-// The reduced cross-section for compute-sanitizer (scripts/device/threads.sh): four threads
+// The reduced cross-section for compute-sanitizer (scripts/device/check.sh --suites=threads --sanitizers): four threads
 // x two calls, small shapes, each path once, one capture. Whether a worker starts with no
 // context is not required here (a tool may bind one).
 TEST_CASE("threads: sanitizer cross-section", "[gpu][threads][sanitize]") {

@@ -34,7 +34,7 @@ TEST_CASE("wgmma fp8 GEMM: shapes that fill the machine", "[gpu][fp8][large]") {
   check_fp8<FastBf16>({1536, 1040, 512});
 }
 
-// The sanitizer cross-section (scripts/gpu_check.sh, scripts/device/fp8.sh): small cases of
+// The sanitizer cross-section (scripts/device/check.sh --sanitizers): small cases of
 // every main loop (promoted with block and per-tensor scales, fast), fp8 D, each path.
 TEST_CASE("wgmma fp8 GEMM: sanitizer cross-section", "[gpu][fp8][sanitize]") {
   check_fp8<BlockBf16>({136, 128, 272, 0, 1.0f, 0.5f});

@@ -1,5 +1,5 @@
 // The MFMA GEMM at the tiles, types and layout of the Triton reference kernels
-// (benchmark/reference/triton: a TN GEMM, bf16 A row-major and B column-major, fp32 row-major
+// (test/isa/reference/triton: a TN GEMM, bf16 A row-major and B column-major, fp32 row-major
 // C), compiled for gfx942 and gfx950 so that scripts/mfma_loop_proxy.py can compare the
 // main loops side by side (isa.mfma_proxy.<target>: Tessera's MFMA share of the loop's issue
 // cycles must be at least Triton's at the same tile; benchmark/notes/mfma.md has the table).

@@ -54,8 +54,8 @@
 // behaviour are the 8-bit tile's, and masking K (mask_k) clears 6-bit fields. The operand's
 // last dword is handled as for 8-bit elements (1 to 3 byte loads); its bytes go into the
 // piece's three data words only. The 4 bytes a chunk wastes are the price of those shared
-// layouts (25% of the tile's LDS and of the operand reads' bytes); nothing here has measured
-// what it costs.
+// layouts (a quarter of the tile's LDS and of the operand reads' bytes); what that costs in time
+// is not known (the AMD kernels are emulated and compiled, not run).
 // Where a chunk is stored (stored_k): an f8f6f4 instruction with kG = kSixBitGroups lane
 // groups covers 2 kG chunks of K, and its reads (the 8-bit ones, mma/mfma_atom.hpp) give lane
 // group g, in its read h, the chunk at position kG h + g of that span; an fp6 lane needs its
@@ -365,7 +365,7 @@ struct MfmaTileCopy {
     TESSERA_UNROLL
     for (int v = 0; v < kRegs; ++v) {
       if constexpr (kPackedSix) {
-        // Values k0 + x in bits [6x, 6x + 6) of the piece's 96 bits: keep the low 6 n bits.
+        // Values k0 + x in bits [6 * x, 6 * x + 6) of the piece's 96 bits: keep the low 6 n bits.
         const int n = k_valid - Map::piece(tid, v).k;
         const int bits = 6 * (n < 0 ? 0 : n > kVec ? kVec : n);
         TESSERA_UNROLL

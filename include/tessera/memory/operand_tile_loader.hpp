@@ -56,7 +56,7 @@ struct OperandTileLoader {
   bool vector_ok;              // base and ld allow 4-element aligned vector loads
   // The loaded elements as raw bits, converted to float only when stored to shared
   // memory: a conversion right after the load would make the thread wait for the load
-  // there (measured slower for 16-bit operands: benchmark/notes/fma.md). On NVIDIA a 16-bit
+  // there (slower for 16-bit operands: benchmark/notes/fma.md, section Versions). On NVIDIA a 16-bit
   // vector arrives as two packed words (half the registers). On AMD each 16-bit element
   // is its own load and keeps its own register: packing two would wait for both loads
   // right away (seen in the gfx942 assembly).

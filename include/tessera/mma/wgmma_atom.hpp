@@ -1,6 +1,6 @@
 // The wgmma atom m64nNk16 (sm_90a) as data: which accumulator of which thread of the
 // warpgroup holds which element of the 64 x N output block. Host-visible, so the maps are
-// tested on the host (test/unit/test_wgmma_atom.cpp) and the epilogue uses the same ones.
+// tested on the host (test/unit/test_wgmma_host.cpp) and the epilogue uses the same ones.
 //
 // PTX ISA, "Matrix fragments for wgmma.mma_async .m64nNk16", accumulator D (f32): warp w
 // of the warpgroup owns rows 16w..16w+15; within a warp, lane l owns rows l/4 and l/4 + 8

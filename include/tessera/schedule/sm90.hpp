@@ -32,10 +32,10 @@ struct Pingpong {
 // Resolved by ChooseSm90Schedule from the tile shape.
 struct AutoSm90 {};
 
-// The rule (benchmark/notes/wgmma.md has the measurements): a 64-row tile only fits
+// The rule (benchmark/notes/wgmma.md, section The schedule rule): a 64-row tile only fits
 // Pingpong (Cooperative would give each warpgroup 32 rows, below wgmma's 64); a 256-row
 // tile only fits Cooperative (one warpgroup cannot hold 256 x N accumulators); for 128
-// rows both fit, and Cooperative is chosen: measured faster on large squares (the epilogue
+// rows both fit, and Cooperative is chosen: it ran faster on large squares (the epilogue
 // is a small share of a long main loop, and Cooperative needs half the stages per tile).
 template <int kBlockM, int kBlockN>
 struct ChooseSm90Schedule {

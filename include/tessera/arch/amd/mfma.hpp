@@ -50,11 +50,11 @@ struct MfmaShape {
   // MFMA pipe for kCycles, while other instructions of this wave or others may issue.
   // Source: LLVM's AMDGPU scheduling model (SISchedule.td, SIDPGFX940FullSpeedModel,
   // used for gfx942 and gfx950): 32x32x8 and 32x32x16 are Write8PassMAI, 16x16x16 and
-  // 16x16x32 Write4PassMAI. Cross-check from the peaks: MI300X 1307 TFLOP/s dense
-  // f16 / (304 CUs x 4 SIMDs x 2.1 GHz) = 512 FLOP per SIMD-cycle, and a 32x32x8 is
-  // 16384 FLOP = 32 cycles = 8 passes; MI355X 2.5 PFLOP/s / (256 x 4 x 2.4 GHz) = 1024,
-  // and a 32x32x16 is 32768 FLOP = 32 cycles. So on gfx950 the K-doubled forms run at
-  // twice the FLOP rate of the gfx942 forms, which run there at half rate.
+  // 16x16x32 Write4PassMAI. The vendors' dense f16 peaks agree (benchmark/notes/mfma.md,
+  // section MFMA passes from the peaks): 512 FLOP per SIMD-cycle on MI300X, so a 32x32x8
+  // (16384 FLOP) is 32 cycles = 8 passes; 1024 on MI355X, so a 32x32x16 (32768 FLOP) is 32
+  // cycles. So on gfx950 the K-doubled forms run at twice the FLOP rate of the gfx942 forms,
+  // which run there at half rate.
   static constexpr int kPasses = M == 32 ? 8 : 4;
   static constexpr int kCycles = 4 * kPasses;
   static constexpr long kFlops = 2L * M * N * K;

@@ -62,8 +62,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 // into. The default (CTA-scope) release, as CUTLASS's ClusterBarrier::arrive: what it
 // orders is the arriving thread's own completed reads of its own shared memory (the wgmma
 // group was waited for). With `.release.cluster` every such arrival cost the consumer a
-// cluster-wide release, which halved the throughput of 2-CTA clusters (measured:
-// benchmark/notes/wgmma.md, "Clusters").
+// cluster-wide release, which slowed 2-CTA clusters far below 1 x 1 tiles
+// (benchmark/notes/wgmma.md, section Evidence, "Clusters, solved").
 //
 // kClusterRelease: release at cluster scope instead, so that the arriving thread's earlier
 // writes to its own shared memory are visible, at cluster scope, to whoever waits on the

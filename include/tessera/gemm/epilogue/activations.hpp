@@ -9,7 +9,7 @@
 //
 // They use arch/fast_math.hpp. What that gives the results, beyond float rounding: GeluTanh on
 // NVIDIA GPUs carries tanh.approx's error, |x|/2 * 2^-10.987 * |tanh| at most (relative to the
-// value, 2^-10.987 for x > 0: below bf16's half ulp, about 4x fp16's); Silu a few ulps from
+// value, 2^-10.987 for x > 0: below bf16's half ulp, about four times fp16's); Silu a few ulps from
 // ex2.approx and rcp.approx; GeluErf, Relu and Clamp are within one ulp of the formula.
 #pragma once
 #include "tessera/arch/fast_math.hpp"

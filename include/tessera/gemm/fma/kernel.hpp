@@ -105,7 +105,7 @@ struct FmaGemmKernel {
   // kSplitK: this block computes one K slice of its tile into the split-K workspace. A
   // separate instantiation, launched only when the host splits, so that its extra state
   // never costs the common path registers (with 512 threads at the 128-register cap it
-  // made ptxas spill: notes/fma.md, v8).
+  // made ptxas spill: benchmark/notes/fma.md, section Versions, 512 threads).
   template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
     const int worker = int(block_index());
@@ -200,7 +200,8 @@ struct FmaGemmKernel {
       // the loads' waits then come before the FMAs (seen in the gfx942 assembly); the
       // sched_barrier keeps the scheduler from hoisting the stores and their waits into
       // the FMAs. NVIDIA: only when there is a next tile (storing always made ptxas spill
-      // in the 512-thread configuration at its 128-register cap: notes/fma.md, v8).
+      // in the 512-thread configuration at its 128-register cap: benchmark/notes/fma.md, section
+      // Versions).
 #if defined(TESSERA_AMD_TARGET)
       constexpr bool kStoreAlways = true;
       amd::sched_barrier<amd::SchedMask::kNone>();

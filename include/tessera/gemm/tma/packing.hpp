@@ -12,7 +12,7 @@
 // Why copies instead of a kernel that loads unaligned lines itself (the realigning path): a
 // copy streams an operand once at memory speed, while in-kernel realignment is paid per K
 // tile by a producer warpgroup that cannot keep up with the tensor cores (several times
-// slower: benchmark/notes/wgmma.md has the measurements). And why D is copied out rather
+// slower: benchmark/notes/wgmma.md, section Versions). And why D is copied out rather
 // than stored directly when a workspace allows: the element stores slowed the GEMM kernel
 // by more than the copy costs (same notes).
 //

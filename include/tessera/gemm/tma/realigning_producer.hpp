@@ -7,7 +7,7 @@
 // tensor cores' pace an SM needs one about every microsecond, i.e. tens of KB in flight at
 // all times against about a microsecond of memory latency; 128 producer threads cannot hold that in registers, and one
 // bulk copy per line is no better: the copy engine takes small copies one at a time
-// (benchmark/notes/wgmma.md has the versions and their measurements). So the 128 producer
+// (benchmark/notes/wgmma.md, section Versions). So the 128 producer
 // threads work in two steps, one K tile apart:
 //
 //  1. Copy: each line of the K tile (a row of a K-major operand, one k of an MN-major one)
@@ -302,7 +302,8 @@ struct RealigningProducer {
   // are on the same line, so each chunk costs one shared-memory read. kUnroll groups are
   // in flight at once: each group is a chain of dependent steps (read, shuffle, shift,
   // store), and with one producer warp per scheduler only independent groups hide their
-  // latency (one group at a time was several times slower: benchmark/notes/wgmma.md, v4).
+  // latency (one group at a time was several times slower: benchmark/notes/wgmma.md, section
+  // Versions, the realigning path's chunk groups).
   template <class Stage, class Tile>
   TESSERA_DEVICE static void realign(const Tile& tile, std::uint32_t raw, std::uint32_t stage, int thread) {
     constexpr int kChunks = Tile::kLines * Tile::kChunksPerLine;

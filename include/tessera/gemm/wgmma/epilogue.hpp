@@ -125,7 +125,7 @@ struct WgmmaEpilogue {
                                             const Place& place = {}) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
-    // (benchmark/notes/wgmma.md, v9). Warpgroups with two 64-row blocks keep one copy for
+    // (benchmark/notes/wgmma.md, section Versions, the beta == 0 store loop). Warpgroups with two 64-row blocks keep one copy for
     // everything: a second made ptxas spill there. C staged or read from global memory share
     // one copy (a third copy made ptxas spill with heavier epilogues).
     if constexpr (kRowBlocks == 1) {
@@ -271,7 +271,8 @@ struct WgmmaEpilogue {
               if (staged) {
                 // Once the store has read the box, C of a later box may be loaded into it: released
                 // at once, so that the loads of the tile's later boxes are not chained one behind
-                // another (one box later, they were: beta = 1 cost 6% at 4096^3 on an H100).
+                // another (one box later, they were, and beta = 1 ran slower: benchmark/notes/small_m.md,
+                // section Versions, staged C).
                 nvidia::bulk_wait_group_read<0>();
                 nvidia::mbarrier_arrive(&c_empty[slot]);
               }

@@ -16,16 +16,16 @@
 // as two commit groups and, once the first is done, lets the other issue its own (queued
 // behind its second group), then promotes while those run. On an H100 this (with the scales
 // loaded two K tiles ahead) made block scales faster and per-tensor scales slower
-// (benchmark/notes/fp8.md, v1 and v2): the other modes issue freely.
+// (benchmark/notes/fp8.md, section Versions): the other modes issue freely.
 // Two sets of tile sums in one warpgroup (promote one while the next tile fills the other)
-// would need 3x the accumulators: ptxas spilled them and serialized the MMAs (C7514).
+// would need three times the accumulators: ptxas spilled them and serialized the MMAs (C7514).
 // Accumulation::kFast keeps the sum in `acc` over all of K, as the 16-bit main loop does
 // (wgmma/mainloop.hpp), one group of MMAs in flight.
 //
 // A stage is released as soon as the MMAs that read it have completed (before the promotion).
 // Scales are read with ordinary loads: the block scales of K tile kt two K tiles ahead (they
-// come from L2 or DRAM; read just before the tile's MMAs, their latency was exposed: notes,
-// v1), the others once per unit; rows and columns outside M x N read nothing and scale by
+// come from L2 or DRAM; read just before the tile's MMAs, their latency was exposed:
+// benchmark/notes/fp8.md, section Versions), the others once per unit; rows and columns outside M x N read nothing and scale by
 // 0 (their operands were zero-filled, so acc is 0 there).
 #pragma once
 #include <cstdint>
@@ -85,7 +85,7 @@ struct WgmmaFp8Mainloop {
   static constexpr int kInstructionK = 32;
   static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   static constexpr bool kBlockScales = Scales::kKind == scale::Kind::kBlockwise;
-  // Taking turns measured faster with block scales only (benchmark/notes/fp8.md, v2), so the
+  // Taking turns ran faster with block scales only (benchmark/notes/fp8.md, section Versions), so the
   // other promoted modes issue freely.
   static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales;
   using TileA = typename Operands::TileA;

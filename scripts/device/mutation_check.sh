@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Proves the GPU suites can fail: builds each against a copy of the headers with one
+# deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
+#   FMA family:   the K-edge check drops the last column of K; the split-K workspace slice
+#                 offset with M and N swapped (caught on 33 x 17 and 130 x 67: a wrong
+#                 result, or a write into the workspace's guard);
+#   wgmma family: the consumers read B from the next stage of the ring (a stage index off
+#                 by one: the data of another K tile);
+#   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
+#                 not copied out (the caller's D keeps its poison); without a workspace, a D
+#                 that TMA cannot describe is sent to the TMA store anyway;
+#   shapes:       the cluster split-K sum leaves out the last CTA's partial tile; the
+#                 staged-C loader loads C from 8 columns to the right; the transposed
+#                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
+#   fp8:          B's block scale of each K tile is taken from the next K block (a scale
+#                 block offset by one, inside the scale tensor);
+#   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice;
+#   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
+#                 off by one tile), test_many_gemms.
+# Run on a CUDA machine (nvcc, sm_90a), usually through scripts/device/check.sh --mutants.
+#   mutation_check.sh [NAME...]               build and check every mutant (or those named)
+#   mutation_check.sh --build-only DIR [NAME...]  build them into DIR (on a machine without a
+#                                             GPU, to carry as TESSERA_PREBUILT) and run nothing
+# TESSERA_MUTANTS=<dir> uses mutant binaries built beforehand (test_*_mutant*) instead of
+# building them. Names are the binaries', e.g. test_wgmma_fp8_mutant.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=$(mktemp -d)
+mutants=${TESSERA_MUTANTS:-}
+build_only=""
+only=()
+if [[ ${1:-} == --build-only ]]; then
+  build_only=$(mkdir -p "$2" && cd "$2" && pwd)
+  only=("${@:3}")
+else
+  only=("$@")
+fi
+
+build_mutant() {  # <name> <header> <sed expression> <test source>
+  local name=$1 header=$2 expr=$3 source=$4
+  if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $name "* ]]; then return; fi
+  rm -rf "$work/include" && cp -r include "$work/include"
+  sed -i "$expr" "$work/include/$header"
+  if cmp -s "$work/include/$header" "include/$header"; then
+    echo "mutation of $header did not apply"; exit 2
+  fi
+  nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DTESSERA_GPU_TEST_REQUIRES_CC=90 \
+    -I "$work/include" -I test/support -I test/gpu -I .carry -I /usr/include \
+    "$source" test/gpu/gpu_main.cpp -o "$work/$name"
+}
+
+if [[ -z $mutants ]]; then
+  build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
+    's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
+  build_mutant test_fma_gemm_mutant_split_k tessera/gemm/fma/kernel.hpp \
+    's/slice_elements(p\.M, p\.N)/slice_elements(p.N, p.M)/' test/gpu/test_fma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant tessera/gemm/wgmma/mainloop.hpp \
+    's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
+    test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma/launch.hpp \
+    's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_copy_out tessera/gemm/tma/launch.hpp \
+    's/    if (ok(s) \&\& plan.d.packed) {/    if (false) {/' test/gpu/test_wgmma_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_skip tessera/gemm/scheduler/fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers \&\& p0 + b != 1) acc[q][e] += v[q][b][e];/' test/gpu/test_stream_k_gemm.cu
+  build_mutant test_stream_k_gemm_mutant_twice tessera/gemm/scheduler/fixup.hpp \
+    's/if (live\[q\] \&\& p0 + b < r.peers) acc\[q\]\[e\] += v\[q\]\[b\]\[e\];/if (live[q] \&\& p0 + b < r.peers) acc[q][e] += (p0 + b == 1 ? 2.0f : 1.0f) * v[q][b][e];/' \
+    test/gpu/test_stream_k_gemm.cu
+  build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma/launch.hpp \
+    's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
+    test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/wgmma/cluster_partial_sum.hpp \
+    's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/wgmma/staged_c_loader.hpp \
+    's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
+    test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/select/transposed.hpp \
+    's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_fp8_mutant tessera/gemm/wgmma/fp8_mainloop.hpp \
+    's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
+    test/gpu/test_wgmma_fp8.cu
+  build_mutant test_many_gemms_mutant_offset tessera/gemm/scheduler/grouped.hpp \
+    's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
+  mutants=$work
+fi
+if [[ -n $build_only ]]; then
+  cp "$work"/test_*_mutant* "$build_only/"
+  echo "mutants built in $build_only"; exit 0
+fi
+
+status=0
+check() {  # <binary> <filter> <what>
+  if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $1 "* ]]; then return; fi
+  if [[ ! -x $mutants/$1 ]]; then
+    echo "MUTANT MISSING: $mutants/$1 ($3)"; status=1; return
+  fi
+  if timeout 300 "$mutants/$1" "$2" >"$work/$1.log" 2>&1; then
+    echo "MUTATION SURVIVED: $3"; tail -3 "$work/$1.log"; status=1
+  else
+    echo "mutation caught ($3):"; grep -E "test cases|assertions" "$work/$1.log" | tail -2
+  fi
+}
+check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
+check test_fma_gemm_mutant_split_k "[splitk]" "FMA split-K with the slice offset's M and N swapped"
+check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
+check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
+check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
+check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
+check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
+check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
+check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
+check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
+check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
+check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
+exit $status
