@@ -16,7 +16,7 @@
 #   --bench-args=ARGS more tessera_bench arguments, split on spaces (--reps=3 --target-ms=20,
 #                     --hot, --shapes=..., --benchmark_filter=...)
 #   --examples        the example GEMMs with verification, beside cuBLAS
-#   --probe=NAME[:ARGS]  a probe program, benchmark/NAME.cu (stream_k_probe, fp8_precision,
+#   --probe=NAME[:ARGS]  a probe program, benchmark/<name>.cu (stream_k_probe, fp8_precision,
 #                     beta_probe, wgmma_tune), built with nvcc for sm_90a and run with ARGS
 #                     (split on spaces); may be given more than once
 #   --out=DIR         logs and results (default: $OUT, else build/gpu/check)
