@@ -29,7 +29,10 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
   exit $status
 fi
 
-built=$(cd "$build" && ls fma_gemm_cuda wgmma_gemm_cuda fma_gemm_hip mfma_gemm_hip mfma_gemm_emulated 2>/dev/null | tr '\n' ' ')
+built=""
+for p in fma_gemm_cuda wgmma_gemm_cuda fma_gemm_hip mfma_gemm_hip mfma_gemm_emulated; do
+  [[ -x $build/$p ]] && built+="$p "
+done
 echo "== No GPU on this machine. Built: ${built:-nothing runnable}(CUDA: ${TESSERA_CUDA_ARCHS:-sm_90a, sm_100a};"
 echo "   HIP: gfx942, gfx950; compiled and checked, not run). scripts/run.sh --plans prints their plans."
 status=0

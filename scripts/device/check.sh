@@ -24,6 +24,7 @@
 #                     DIR holds test_<suite>, test_*_mutant*, tessera_bench (libbenchmark.so*
 #                     beside it), the examples and probes, as built on the CPU machine
 #   --build-dir=DIR   build directory (default build/gpu, the gpu preset's)
+#   --no-build        run what the build directory already holds (no configure, no build)
 #   --dry-run         print what would run, run nothing
 #
 # Building needs Catch2: Debian's package, or the single header carried as
@@ -33,7 +34,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 2
 
-suites="" sanitizers=0 sass=0 mutants="" bench="" bench_args="" examples=0 dry=0
+suites="" no_build=0 sanitizers=0 sass=0 mutants="" bench="" bench_args="" examples=0 dry=0
 probes=()
 out=${OUT:-} prebuilt=${TESSERA_PREBUILT:-} build=build/gpu
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
@@ -51,6 +52,7 @@ for arg in "$@"; do
     --out=*) out=${arg#*=} ;;
     --prebuilt=*) prebuilt=${arg#*=} ;;
     --build-dir=*) build=${arg#*=} ;;
+    --no-build) no_build=1 ;;
     --dry-run) dry=1 ;;
     -h | --help) usage 0 ;;
     *) echo "check.sh: unknown argument '$arg'" >&2; usage 2 >&2 ;;
@@ -128,14 +130,15 @@ if [[ -n $prebuilt ]]; then
   bin_dir=$prebuilt
   resolve_suites
 else
-  configure || { ((dry)) || { tail -n 30 "$out/configure.log"; }; }
+  if ((!no_build)); then configure || { ((dry)) || tail -n 30 "$out/configure.log"; }; fi
   resolve_suites
   targets=()
   for s in "${suite_names[@]}"; do targets+=("test_$s"); done
   [[ -n $bench ]] && targets+=(tessera_bench)
   ((examples)) && targets+=(fma_gemm_cuda wgmma_gemm_cuda)
-  if ((${#targets[@]})); then build_targets "${targets[@]}" || { ((dry)) || tail -n 40 "$out/build.log"; }; fi
+  if ((${#targets[@]} && !no_build)); then build_targets "${targets[@]}" || { ((dry)) || tail -n 40 "$out/build.log"; }; fi
   for p in "${probes[@]}"; do  # the probes are no CMake targets: one nvcc line each
+    ((no_build)) && break
     name=${p%%:*}
     mkdir -p "$build/probes"
     step "build probe $name" "build.$name.log" nvcc -std=c++17 -O3 --expt-relaxed-constexpr \
@@ -145,9 +148,9 @@ else
   bin_dir=$build/bin_links
   if ((!dry)); then  # one directory of links, so the steps below read as in prebuilt mode
     mkdir -p "$bin_dir"
-    find "$build" -path "$bin_dir" -prune -o -type f -perm -u+x \
-      \( -name 'test_*' -o -name tessera_bench -o -name '*_cuda' -o -name '*probe*' -o -name fp8_precision \
-         -o -name wgmma_tune \) -print | while read -r f; do ln -sf "$f" "$bin_dir/$(basename "$f")"; done
+    for d in test/gpu benchmark examples probes; do
+      [[ -d $build/$d ]] && find "$build/$d" -maxdepth 1 -type f -perm -u+x
+    done | while read -r f; do ln -sf "$f" "$bin_dir/$(basename "$f")"; done
   fi
 fi
 binary() {  # <name>: its path, or nothing (recorded as missing)
@@ -169,7 +172,9 @@ if ((sanitizers)); then
   for s in "${suite_names[@]}"; do
     b=$(binary "test_$s")
     [[ -n $b ]] || continue
-    if ((!dry)) && [[ -z $("$b" --list-test-names-only "[sanitize]" 2>/dev/null | grep -v '^ *$') ]]; then
+    # Catch2 2.x lists the matching test cases' names (and exits with their count).
+    cases=$( ((dry)) || "$b" --list-test-names-only "[sanitize]" 2>/dev/null)
+    if ((!dry)) && [[ -z ${cases//[[:space:]]/} ]]; then
       record "sanitizers $s" "skip (no [sanitize] cases)" 0 "-"
       continue
     fi
@@ -261,9 +266,14 @@ fi
 for t in "$out"/table.*.md; do [[ -e $t ]] && { echo; cat "$t"; }; done
 echo
 echo "== summary (logs in $out; $((SECONDS - t_start))s)"
-printf '%-40s %-28s %6s  %s\n' step result seconds log
+# The detail: the log's last line that sums it up (Catch2, compute-sanitizer, the SASS and
+# mutation checks, the examples' verification).
+key='All tests passed|test cases|ERROR SUMMARY|RACECHECK SUMMARY|sass_check|mutation caught|MUTATION SURVIVED|MUTANT MISSING|PASS|FAIL|verification'
+printf '%-36s %-26s %6s  %-28s %s\n' step result seconds log detail
 for r in "${rows[@]}"; do
   IFS='|' read -r name result secs log <<<"$r"
-  printf '%-40s %-28s %6s  %s\n' "$name" "$result" "$secs" "$log"
+  detail=""
+  [[ -f $out/$log ]] && detail=$(grep -hE "$key" "$out/$log" | tail -n 1 | cut -c1-70)
+  printf '%-36s %-26s %6s  %-28s %s\n' "$name" "$result" "$secs" "$log" "$detail"
 done
 exit "$status"
