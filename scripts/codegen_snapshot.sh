@@ -26,6 +26,7 @@ text = re.sub(r"^\s*\.(loc|file)\b[^\n]*\n", "", text, flags=re.M)
 text = re.sub(r"^\s*;[^\n]*\n", "", text, flags=re.M)      # AMD asm comments
 text = re.sub(r"_Z[A-Za-z0-9_$]+", "SYM", text)             # mangled names
 text = re.sub(r"__unnamed_\d+", "UNNAMED", text)
+text = re.sub(r"__hip_cuid_[0-9a-f]+", "HIP_CUID", text)              # a hash of the source's path
 # Split into top-level blocks (PTX entries/functions, AMD kernels) and sort them, so that a
 # change in instantiation order is not a difference.
 blocks = re.split(r"\n(?=(?:\.visible |\.weak |\.entry|\.func|\s*\.globl|\s*\.amdhsa_kernel))", text)
