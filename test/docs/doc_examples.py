@@ -7,6 +7,8 @@ A fenced block is compiled when its info string says so:
 Every other ```cpp / ```c++ / ```cuda block is an error: an example the reader may copy
 must be one that compiles (write signatures and sketches as ```text).
 
+The page's relative links ([text](path)) must name files or folders that exist.
+
 Each block is a translation unit of its own: it carries its includes, and the page may add
 a prelude prepended to each of its blocks, written once in an HTML comment:
     <!-- docs-prelude
@@ -70,6 +72,24 @@ def code_blocks(path):
     return code, not unmarked
 
 
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def broken_links(path):
+    """Relative link targets of the page that do not exist (outside code blocks)."""
+    text = open(path, encoding="utf-8").read()
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    broken = []
+    for m in LINK.finditer(text):
+        target = m.group(1).split("#")[0]
+        if not target or re.match(r"^[a-z]+:", target):
+            continue
+        if not os.path.exists(os.path.join(os.path.dirname(path), target)):
+            line = text.count("\n", 0, m.start()) + 1
+            broken.append((line, target))
+    return broken
+
+
 def list_kinds(root, pages):
     for page in pages:
         code, _ = code_blocks(os.path.join(root, page))
@@ -104,7 +124,12 @@ def check(root, page, kind, outdir, compiler):
             failed += 1
             print(result.stdout)
     print(f"{page}: {len(chosen) - failed} of {len(chosen)} {kind} examples compile")
-    return 0 if failed == 0 and marked else 1
+    links_ok = True
+    if kind == "cpp":  # once per page
+        for line, target in broken_links(path):
+            print(f"{page}: a link to {target}, which does not exist")
+            links_ok = False
+    return 0 if failed == 0 and marked and links_ok else 1
 
 
 def main(argv):
