@@ -93,7 +93,7 @@ def broken_links(path):
 def list_kinds(root, pages):
     for page in pages:
         code, _ = code_blocks(os.path.join(root, page))
-        kinds = sorted({b.kind for b in code})
+        kinds = sorted({b.kind for b in code if b.compiled})
         print(f"{page}:{','.join(kinds)}")
 
 
@@ -104,7 +104,7 @@ def check(root, page, kind, outdir, compiler):
     head = prelude(path)
     stem = re.sub(r"[^A-Za-z0-9]+", "_", page)
     failed = 0
-    chosen = [b for b in code if b.kind == kind]
+    chosen = [b for b in code if b.compiled and b.kind == kind]
     for b in chosen:
         suffix = ".cu" if kind == "cuda" else ".cpp"
         tu = os.path.join(outdir, f"{stem}_{b.line}{suffix}")
