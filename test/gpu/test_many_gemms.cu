@@ -239,7 +239,7 @@ TEST_CASE("grouped GEMM: sizes changed between two replays of one captured graph
   cudaStreamDestroy(stream);
 }
 
-// Out-of-range sizes: clamped (README), reported through problems.status, and nothing read or
+// Out-of-range sizes: clamped (docs/many-gemms.md), reported through problems.status, and nothing read or
 // written outside A, B, C and D (the guard after D stays poisoned; compute-sanitizer runs this).
 TEMPLATE_TEST_CASE("grouped GEMM: out-of-range sizes are clamped and reported", "[gpu][grouped][bad][sanitize]",
                    (WgmmaSet<Contiguous>), (FmaSet<Contiguous>), (WgmmaSet<Masked>), (FmaSet<Masked>)) {

@@ -133,7 +133,7 @@ TEST_CASE("Compose applies bias, auxiliary output and activation in order", "[ep
   const std::vector<float> bias = {0.25f, -3.0f};
   std::vector<float> pre(2, 0.0f);
   using Epilogue = Compose<LinearCombination, ColumnBias<float>, AuxiliaryOutput<float>, GeluTanh>;
-  // One brace per epilogue of the Compose, in order (the README's form).
+  // One brace per epilogue of the Compose, in order (docs/epilogues.md's form).
   Epilogue::Arguments args{{}, {bias.data()}, {pre.data(), 2}, {}};
   REQUIRE(Epilogue::can_implement(args, p) == Status::kSuccess);
   const Epilogue e = Epilogue::make(args, p);

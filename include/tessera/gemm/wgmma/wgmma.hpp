@@ -49,7 +49,7 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
   static constexpr std::uint32_t kN = std::uint32_t(Config::kBlockN);
   using DBoxes = tma_launch::DStoreBoxes<64, 0, (kN < 64 ? kN : 64), true, kN>;
   // fp8 wgmma has no transposed operand: fp8 A and B must be K-major, else every call is
-  // refused with kErrorFp8OperandNotKMajor (the README says what a transposing copy costs).
+  // refused with kErrorFp8OperandNotKMajor (docs/fp8-and-scales.md says what a transposing copy costs).
   static constexpr bool kRefused = Config::kFp8 && !(Config::kKMajorA && Config::kKMajorB);
 
   static Status check(const tma_launch::Args<Config>& a) {
