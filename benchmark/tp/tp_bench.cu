@@ -151,18 +151,18 @@ void bench_rs(benchmark::State& state, std::int64_t M, std::int64_t N, std::int6
   }
 }
 
-struct Shape {
+struct LayerShape {
   const char* name;
   std::int64_t M, N, K;
 };
 
 // Llama-3-70B-like layers (hidden 8192, MLP 28672) at several token counts, plus odd M.
-const Shape kShapes[] = {
+const LayerShape kShapes[] = {
     {"mlp_up_T2048", 2048, 28672, 8192},   {"mlp_up_T8192", 8192, 28672, 8192},
     {"mlp_up_T16384", 16384, 28672, 8192}, {"mlp_up_T4097", 4097, 28672, 8192},
     {"qkv_T8192", 8192, 10240, 8192},      {"mlp_up_T256", 256, 28672, 8192},
 };
-const Shape kRsShapes[] = {
+const LayerShape kRsShapes[] = {
     {"mlp_down_T2048", 2048, 8192, 28672}, {"mlp_down_T8192", 8192, 8192, 28672},
     {"mlp_down_T16384", 16384, 8192, 28672}, {"mlp_down_T4097", 4097, 8192, 28672},
     {"attn_out_T8192", 8192, 8192, 8192},  {"mlp_down_T256", 256, 8192, 28672},
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
   }
   const std::pair<const char*, Variant> variants[] = {
       {"local_gemm", Variant::kLocalGemm}, {"serial", Variant::kSerial}, {"overlapped", Variant::kOverlapped}};
-  for (const Shape& s : kShapes) {
+  for (const LayerShape& s : kShapes) {
     for (const auto& [vname, v] : variants) {
       const std::string name = std::string("ag/") + s.name + "/P" + std::to_string(devices) + "/" + vname;
       benchmark::RegisterBenchmark(name.c_str(), [s, v = v](benchmark::State& st) { bench_ag(st, s.M, s.N, s.K, v); })
@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMicrosecond);
     }
   }
-  for (const Shape& s : kRsShapes) {
+  for (const LayerShape& s : kRsShapes) {
     for (const auto& [vname, v] : variants) {
       const std::string name = std::string("rs/") + s.name + "/P" + std::to_string(devices) + "/" + vname;
       benchmark::RegisterBenchmark(name.c_str(), [s, v = v](benchmark::State& st) { bench_rs(st, s.M, s.N, s.K, v); })

@@ -33,16 +33,7 @@ struct RankState {
         d_gathered(device, std::size_t(M * K), std::size_t(K)), d_workspace(device, std::size_t(M * K * 2) + 256) {}
 };
 
-std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) {
-  Op::run(calls.data(), int(calls.size()), o);
-  std::vector<Status> s;
-  for (int i = 0; i < R.size(); ++i) {
-    tp::DeviceScope scope(R.comms[std::size_t(i)]->device());
-    cudaStreamSynchronize(R.streams[std::size_t(i)]);
-    s.push_back(calls[std::size_t(i)].status);
-  }
-  return s;
-}
+std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) { return run_calls<Op>(R, calls, o); }
 
 void one_shape(Ranks& R, std::int64_t M, std::int64_t K, std::int64_t N0, Mode mode, bool use_workspace) {
   std::vector<bfloat16_t> A(std::size_t(M * K));
@@ -111,18 +102,13 @@ void one_shape(Ranks& R, std::int64_t M, std::int64_t K, std::int64_t N0, Mode m
 void refusals(Ranks& R) {
   const std::int64_t M = 517, K = 200, N0 = 136;
   const int P = R.comms[0]->size();
-  struct Case {
-    const char* what;
-    int rank;  // the rank whose arguments are bad (-1: all)
-    Status own, others;
-  };
-  const Case cases[] = {
+  const Refusal cases[] = {
       {"rank 1's rows are not its share", 1, Status::kErrorShardRows, Status::kErrorPeerRefused},
       {"the last rank's K differs", P - 1, Status::kErrorRanksDisagree, Status::kErrorRanksDisagree},
       {"rank 0's workspace is one byte short", 0, Status::kErrorTpWorkspaceTooSmall, Status::kErrorPeerRefused},
       {"the layer was planned for one rank more", -1, Status::kErrorCommunicatorSize, Status::kErrorCommunicatorSize},
   };
-  for (const Case& k : cases) {
+  for (const Refusal& k : cases) {
     std::vector<std::unique_ptr<RankState>> st;
     std::vector<Op::Call> calls;
     for (int i = 0; i < R.size(); ++i) {
@@ -136,7 +122,7 @@ void refusals(Ranks& R) {
       call.comm = c;
       call.stream = R.streams[std::size_t(i)];
       call.args = {P, M, s.N, K, s.rows, s.d_shard.ptr, s.d_W.ptr, K, s.d_D.ptr, s.N, s.d_gathered.ptr};
-      const bool bad = k.rank < 0 || k.rank == c->rank();
+      const bool bad = k.applies_to(c->rank());
       if (bad && k.own == Status::kErrorShardRows) call.args.rows += 1;
       if (bad && k.own == Status::kErrorRanksDisagree) call.args.K += 8;
       if (bad && k.own == Status::kErrorTpWorkspaceTooSmall) {
@@ -149,13 +135,7 @@ void refusals(Ranks& R) {
     }
     const std::vector<Status> s = run(R, calls, {});
     for (std::size_t i = 0; i < st.size(); ++i) {
-      const int r = st[i]->rank;
-      const Status want = (k.rank < 0 || k.rank == r) ? k.own : k.others;
-      TP_CHECK(s[i] == want, "%s: rank %d returned %s, not %s", k.what, r, status_name(s[i]), status_name(want));
-      const std::vector<bfloat16_t> D = st[i]->d_D.download(std::size_t(M * st[i]->N));
-      bool untouched = true;
-      for (bfloat16_t x : D) untouched = untouched && is_poison(x);
-      TP_CHECK(untouched, "%s: rank %d wrote D although the call was refused", k.what, r);
+      check_refused(k, st[i]->rank, s[i], st[i]->d_D.download(std::size_t(M * st[i]->N)));
     }
   }
 }

@@ -10,9 +10,12 @@
 #include <memory>
 #include <vector>
 
+#include "reference_gemm.hpp"
 #include "tessera/tp/communicator.hpp"
 
 namespace tessera::test::tp_case {
+
+using tessera::Status;
 
 struct Ranks {
   std::vector<tessera::tp::Communicator*> comms;  // the ranks this process drives
@@ -72,6 +75,40 @@ inline int& failures() {
       std::printf("\n");                                                \
     }                                                                   \
   } while (0)
+
+// Runs Op (tp::AllGatherGemm<...> or tp::GemmReduceScatter<...>) once over this process's
+// ranks and waits for every stream; each rank's Status.
+template <class Op>
+std::vector<Status> run_calls(Ranks& R, std::vector<typename Op::Call>& calls, tessera::tp::Options o) {
+  Op::run(calls.data(), int(calls.size()), o);
+  std::vector<Status> s;
+  for (int i = 0; i < R.size(); ++i) {
+    tessera::tp::DeviceScope scope(R.comms[std::size_t(i)]->device());
+    cudaStreamSynchronize(R.streams[std::size_t(i)]);
+    s.push_back(calls[std::size_t(i)].status);
+  }
+  return s;
+}
+
+// One refused call: what is wrong, on which rank (-1: all), the Status that rank must return,
+// and the Status every other rank must return.
+struct Refusal {
+  const char* what;
+  int rank;
+  Status own, others;
+  bool applies_to(int r) const { return rank < 0 || rank == r; }
+};
+
+// Rank r's verdict on refusal k: the Status it returned, and its D still all poison (nothing
+// launched).
+template <class T>
+void check_refused(const Refusal& k, int r, Status got, const std::vector<T>& D) {
+  const Status want = k.applies_to(r) ? k.own : k.others;
+  TP_CHECK(got == want, "%s: rank %d returned %s, not %s", k.what, r, status_name(got), status_name(want));
+  bool untouched = true;
+  for (T x : D) untouched = untouched && is_poison(x);
+  TP_CHECK(untouched, "%s: rank %d wrote D although the call was refused", k.what, r);
+}
 
 // The cases (one translation unit each, one GEMM configuration each).
 void all_gather_gemm_cases(Ranks& ranks);

@@ -45,16 +45,7 @@ struct RankState {
         d_workspace(device, tp::reduce_scatter_layout(M, N, rows, p).total) {}
 };
 
-std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) {
-  Op::run(calls.data(), int(calls.size()), o);
-  std::vector<Status> s;
-  for (int i = 0; i < R.size(); ++i) {
-    tp::DeviceScope scope(R.comms[std::size_t(i)]->device());
-    cudaStreamSynchronize(R.streams[std::size_t(i)]);
-    s.push_back(calls[std::size_t(i)].status);
-  }
-  return s;
-}
+std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) { return run_calls<Op>(R, calls, o); }
 
 Op::Call make_call(Ranks& R, int i, RankState& s, std::int64_t M, std::int64_t N) {
   Op::Call call;
@@ -66,11 +57,10 @@ Op::Call make_call(Ranks& R, int i, RankState& s, std::int64_t M, std::int64_t N
   return call;
 }
 
-void poison_d(RankState& s, std::int64_t N) {
+void poison_d(RankState& s) {
   std::vector<bfloat16_t> poisoned(std::size_t(s.rows * s.ldd));
   poison(poisoned);
   s.d_D.upload(poisoned);
-  (void)N;
 }
 
 void one_shape(Ranks& R, std::int64_t M, std::int64_t N, std::int64_t K0, Mode mode) {
@@ -95,7 +85,7 @@ void one_shape(Ranks& R, std::int64_t M, std::int64_t N, std::int64_t K0, Mode m
     const Operands o = operands(M, N, s.K, s.rank);
     s.d_A.upload(o.A);
     s.d_W.upload(o.W);
-    poison_d(s, N);
+    poison_d(s);
     calls.push_back(make_call(R, i, s, M, N));
   }
   const std::string why = Op::explain(calls[0], {mode});
@@ -127,28 +117,23 @@ void one_shape(Ranks& R, std::int64_t M, std::int64_t N, std::int64_t K0, Mode m
 void refusals(Ranks& R) {
   const std::int64_t M = 517, N = 136, K0 = 200;
   const int P = R.comms[0]->size();
-  struct Case {
-    const char* what;
-    int rank;  // the rank whose arguments are bad (-1: all)
-    Status own, others;
-  };
-  const Case cases[] = {
+  const Refusal cases[] = {
       {"rank 1's rows are not its share", 1, Status::kErrorShardRows, Status::kErrorPeerRefused},
       {"the last rank's N differs", P - 1, Status::kErrorRanksDisagree, Status::kErrorRanksDisagree},
       {"rank 0's workspace is one byte short", 0, Status::kErrorTpWorkspaceTooSmall, Status::kErrorPeerRefused},
       {"rank 0's ldd is below N", 0, Status::kErrorLeadingDimD, Status::kErrorPeerRefused},
       {"the layer was planned for one rank more", -1, Status::kErrorCommunicatorSize, Status::kErrorCommunicatorSize},
   };
-  for (const Case& k : cases) {
+  for (const Refusal& k : cases) {
     std::vector<std::unique_ptr<RankState>> st;
     std::vector<Op::Call> calls;
     for (int i = 0; i < R.size(); ++i) {
       tp::Communicator* c = R.comms[std::size_t(i)];
       st.push_back(std::make_unique<RankState>(c->device(), c->rank(), P, M, N, K0));
       RankState& s = *st.back();
-      poison_d(s, N);
+      poison_d(s);
       Op::Call call = make_call(R, i, s, M, N);
-      const bool bad = k.rank < 0 || k.rank == c->rank();
+      const bool bad = k.applies_to(c->rank());
       if (bad && k.own == Status::kErrorShardRows) call.args.rows += 1;
       if (bad && k.own == Status::kErrorRanksDisagree) call.args.N += 8;
       if (bad && k.own == Status::kErrorTpWorkspaceTooSmall) call.workspace_bytes -= 1;
@@ -158,13 +143,7 @@ void refusals(Ranks& R) {
     }
     const std::vector<Status> s = run(R, calls, {});
     for (std::size_t i = 0; i < st.size(); ++i) {
-      const int r = st[i]->rank;
-      const Status want = (k.rank < 0 || k.rank == r) ? k.own : k.others;
-      TP_CHECK(s[i] == want, "%s: rank %d returned %s, not %s", k.what, r, status_name(s[i]), status_name(want));
-      const std::vector<bfloat16_t> D = st[i]->d_D.download(std::size_t(st[i]->rows * st[i]->ldd));
-      bool untouched = true;
-      for (bfloat16_t x : D) untouched = untouched && is_poison(x);
-      TP_CHECK(untouched, "%s: rank %d wrote D although the call was refused", k.what, r);
+      check_refused(k, st[i]->rank, s[i], st[i]->d_D.download(std::size_t(st[i]->rows * st[i]->ldd)));
     }
   }
 }

@@ -16,15 +16,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "tessera/gemm/gemm.hpp"
-#include "tessera/gemm/select/auto.hpp"
 #include "tessera/tp/arguments.hpp"
 #include "tessera/tp/communicator.hpp"
+#include "tessera/tp/explain.hpp"
 #include "tessera/tp/plan.hpp"
 
 namespace tessera::tp {
@@ -101,22 +99,9 @@ struct AllGatherGemm {
 
   // In words: which path, why, and the local GEMM's choice (for Gemm<Auto<...>>).
   static std::string explain(const Call& c, Options o = {}) {
-    std::ostringstream s;
     const Args& a = c.args;
-    s << "all-gather + GEMM, M=" << a.M << " N=" << a.N << " K=" << a.K;
-    const Status valid = check(c);
-    if (!ok(valid)) {
-      s << ": not run, " << status_name(valid) << " (" << status_message(valid) << ")";
-      return s.str();
-    }
-    const int P = c.comm->size();
-    const ModeChoice m = ModeRule::choose(a.M, P, o.mode);
-    s << ", rank " << c.comm->rank() << " of " << P << ": " << explain_mode(a.M, P, m);
-    if constexpr (std::is_same_v<typename Config::Family, gemm::AutoFamily>) {
-      const std::int64_t rows = m.mode == Mode::kSerial ? a.M : shard_rows(a.M, P, 0);
-      s << "; each GEMM (" << rows << " rows): " << gemm::explain<Config>(shard_gemm(a, gathered(c), 0, rows));
-    }
-    return s.str();
+    return explain_operation<Config>("all-gather + GEMM", a.M, a.N, a.K, check(c), c.comm, o, "",
+                                     [&](std::int64_t rows) { return shard_gemm(a, gathered(c), 0, rows); });
   }
 
  private:

@@ -14,15 +14,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <type_traits>
 
 #include "tessera/gemm/gemm.hpp"
-#include "tessera/gemm/select/auto.hpp"
-#include "tessera/tp/all_gather_gemm.hpp"
 #include "tessera/tp/arguments.hpp"
 #include "tessera/tp/communicator.hpp"
+#include "tessera/tp/explain.hpp"
 #include "tessera/tp/plan.hpp"
 #include "tessera/tp/sum_partials.hpp"
 
@@ -100,23 +98,10 @@ struct GemmReduceScatter {
   }
 
   static std::string explain(const Call& c, Options o = {}) {
-    std::ostringstream s;
     const Args& a = c.args;
-    s << "GEMM + reduce-scatter, M=" << a.M << " N=" << a.N << " K=" << a.K;
-    const Status valid = check(c);
-    if (!ok(valid)) {
-      s << ": not run, " << status_name(valid) << " (" << status_message(valid) << ")";
-      return s.str();
-    }
-    const int P = c.comm->size();
-    const ModeChoice m = ModeRule::choose(a.M, P, o.mode);
-    s << ", rank " << c.comm->rank() << " of " << P << ": " << explain_mode(a.M, P, m)
-      << "; partials summed in rank order";
-    if constexpr (std::is_same_v<typename Config::Family, gemm::AutoFamily>) {
-      const std::int64_t rows = m.mode == Mode::kSerial ? a.M : shard_rows(a.M, P, 0);
-      s << "; each GEMM (" << rows << " rows): " << gemm::explain<Config>(block_gemm(c, 0, rows));
-    }
-    return s.str();
+    return explain_operation<Config>("GEMM + reduce-scatter", a.M, a.N, a.K, check(c), c.comm, o,
+                                     "; partials summed in rank order",
+                                     [&](std::int64_t rows) { return block_gemm(c, 0, rows); });
   }
 
  private:

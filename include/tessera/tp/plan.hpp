@@ -86,7 +86,7 @@ struct ModeChoice {
   ModeReason reason = ModeReason::kOneRank;
 };
 
-// The rule (a design choice, not a measured threshold). The overlapped pipeline runs one GEMM
+// The rule (a design choice, not a threshold taken from benchmarks). The overlapped pipeline runs one GEMM
 // per shard; the serial fallback runs the whole exchange, then one GEMM over all M rows.
 //   one rank:            nothing to exchange, so nothing to overlap: serial (one GEMM);
 //   shards under 128 rows (ceil(M / P) < kMinOverlapRows): each per-shard GEMM is less than
