@@ -7,7 +7,7 @@
 # Standalone (from the repository root, on a machine with two sm_90 GPUs, nvcc, NCCL):
 #   test/tp/mutants.sh                    build each mutant, run it, expect it to fail
 #   test/tp/mutants.sh --check            only check that every mutation applies (no GPU)
-#   test/tp/mutants.sh --build-only DIR   build them into DIR, run nothing
+#   test/tp/mutants.sh --build-only DIR [NAME...]   build them (or those named) into DIR, run nothing
 #   TESSERA_MUTANTS=DIR test/tp/mutants.sh   run mutants built beforehand
 # A suite-wide mutation check can `source test/tp/mutants.sh` and call
 # tp_mutants_main "$@" (it uses only the names below, all prefixed tp_).
@@ -33,12 +33,13 @@ tp_mutant_build() {  # <name> <include root> <output>
 }
 
 tp_mutants_main() {
-  local work mode=run out="" prebuilt=${TESSERA_MUTANTS:-} caught=0 missed=0
+  local work mode=run out="" prebuilt=${TESSERA_MUTANTS:-} caught=0 missed=0 only=()
   work=$(mktemp -d)
   if [[ ${1:-} == --check ]]; then mode=check; fi
-  if [[ ${1:-} == --build-only ]]; then mode=build; out=$(mkdir -p "$2" && cd "$2" && pwd); fi
+  if [[ ${1:-} == --build-only ]]; then mode=build; out=$(mkdir -p "$2" && cd "$2" && pwd); only=("${@:3}"); fi
   for entry in "${tp_mutant_list[@]}"; do
     IFS='|' read -r name header expr <<<"$entry"
+    if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $name "* ]]; then continue; fi
     if [[ -z $prebuilt ]]; then
       if ! tp_mutant_apply "$header" "$expr" "$work"; then
         echo "$name: the mutation of $header did not apply"; return 2

@@ -192,6 +192,14 @@ TEST_CASE("the new Status codes have their own names and messages", "[tp]") {
   }
   CHECK(names.size() == std::size(codes));
   CHECK(messages.size() == std::size(codes));
+  // ... and none repeats an older code's name or message (they are appended to the list).
+  std::set<std::string> all_names, all_messages;
+  for (int i = 0; i <= int(Status::kErrorPeerRefused); ++i) {
+    all_names.insert(status_name(Status(i)));
+    all_messages.insert(status_message(Status(i)));
+  }
+  CHECK(all_names.size() == std::size_t(int(Status::kErrorPeerRefused) + 1));
+  CHECK(all_messages.size() == std::size_t(int(Status::kErrorPeerRefused) + 1));
 }
 
 // ---- the plan run on simulated ranks --------------------------------------------------------
