@@ -33,19 +33,25 @@ inline Status status_from_nccl(ncclResult_t r) {
 // Before any ncclCommInit*: never NVLink SHARP / multicast.
 inline void disable_nvlink_multicast() { setenv("NCCL_NVLS_ENABLE", "0", 1); }
 
-// Sets the calling thread's device for a scope, and restores the previous one.
+// Sets the calling thread's device for a scope, and restores the previous one. Where the
+// device is already current it sets nothing (setting a device creates its context: a process
+// driving GPU 3 must not make one on GPU 0 on the way).
 class DeviceScope {
  public:
   explicit DeviceScope(int device) {
     cudaGetDevice(&previous_);
-    if (device != previous_) cudaSetDevice(device);
+    changed_ = device != previous_;
+    if (changed_) cudaSetDevice(device);
   }
-  ~DeviceScope() { cudaSetDevice(previous_); }
+  ~DeviceScope() {
+    if (changed_) cudaSetDevice(previous_);
+  }
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
 
  private:
   int previous_ = 0;
+  bool changed_ = false;
 };
 
 class Communicator {
@@ -70,12 +76,12 @@ class Communicator {
   Communicator& operator=(const Communicator&) = delete;
 
   // One rank of `ranks`, on `device`, in one process per GPU. Collective: every rank calls it.
+  // Leaves `device` current on the calling thread.
   static Status init_rank(Communicator* out, int ranks, const ncclUniqueId& id, int rank, int device) {
     disable_nvlink_multicast();
     if (ranks <= 0 || rank < 0 || rank >= ranks) return Status::kErrorCommunicatorSize;
     Communicator c;
     c.device_ = device;
-    DeviceScope scope(device);
     if (const Status s = status_from_cuda(cudaSetDevice(device)); !ok(s)) return s;
     if (const Status s = status_from_nccl(ncclCommInitRank(&c.comm_, ranks, id, rank)); !ok(s)) return s;
     if (const Status s = c.finish_init(); !ok(s)) return s;
