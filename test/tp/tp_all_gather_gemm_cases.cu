@@ -33,7 +33,19 @@ struct RankState {
         d_gathered(device, std::size_t(M * K), std::size_t(K)), d_workspace(device, std::size_t(M * K * 2) + 256) {}
 };
 
-std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) { return run_calls<Op>(R, calls, o); }
+Op::Call make_call(Ranks& R, int i, RankState& s, std::int64_t M, std::int64_t K, bool use_workspace) {
+  Op::Call call;
+  call.comm = R.comms[std::size_t(i)];
+  call.stream = R.streams[std::size_t(i)];
+  call.args = {s.P, M, s.N, K, s.rows, s.d_shard.ptr, s.d_W.ptr, K, s.d_D.ptr, s.N,
+               use_workspace ? nullptr : s.d_gathered.ptr};
+  if (use_workspace) {
+    call.workspace = s.d_workspace.ptr;
+    call.workspace_bytes = tp::workspace_size(call.args);
+  }
+  poison_device(s.d_D, std::size_t(M * s.N));
+  return call;
+}
 
 void one_shape(Ranks& R, std::int64_t M, std::int64_t K, std::int64_t N0, Mode mode, bool use_workspace) {
   std::vector<bfloat16_t> A(std::size_t(M * K));
@@ -50,52 +62,27 @@ void one_shape(Ranks& R, std::int64_t M, std::int64_t K, std::int64_t N0, Mode m
                                   A.begin() + (tp::shard_offset(M, s.P, s.rank) + s.rows) * K);
     s.d_shard.upload(shard);
     s.d_W.upload(s.W);
-    std::vector<bfloat16_t> poisoned(std::size_t(M * s.N));
-    poison(poisoned);
-    s.d_D.upload(poisoned);
-    Op::Call call;
-    call.comm = c;
-    call.stream = R.streams[std::size_t(i)];
-    call.args = {s.P, M, s.N, K, s.rows, s.d_shard.ptr, s.d_W.ptr, K, s.d_D.ptr, s.N,
-                 use_workspace ? nullptr : s.d_gathered.ptr};
-    if (use_workspace) {
-      call.workspace = s.d_workspace.ptr;
-      call.workspace_bytes = tp::workspace_size(call.args);
-    }
-    calls.push_back(call);
+    calls.push_back(make_call(R, i, s, M, K, use_workspace));
   }
-  const std::string why = Op::explain(calls[0], {mode});
-  if (calls[0].comm->rank() == 0) std::printf("  %s\n", why.c_str());
-  const tp::ModeChoice chosen = tp::ModeRule::choose(M, calls[0].comm->size(), mode);
-  TP_CHECK(why.find(tp::mode_name(chosen.mode)) != std::string::npos, "explain() names another path: %s", why.c_str());
+  if (calls[0].comm->rank() == 0) check_explained<Op>(calls[0], M, mode);
 
-  std::vector<std::vector<bfloat16_t>> first(st.size());
-  for (int run_index = 0; run_index < 3; ++run_index) {
-    const std::vector<Status> s = run(R, calls, {mode});
-    for (std::size_t i = 0; i < st.size(); ++i) {
-      RankState& r = *st[i];
-      TP_CHECK(ok(s[i]), "rank %d M=%lld: %s", r.rank, (long long)M, status_name(s[i]));
-      const std::vector<bfloat16_t> D = r.d_D.download(std::size_t(M * r.N));
-      if (run_index == 0) {
+  const char* path = tp::mode_name(tp::ModeRule::choose(M, calls[0].comm->size(), mode).mode);
+  run_three_times<Op>(
+      R, calls, mode, [&](std::size_t i) { return st[i]->d_D.download(std::size_t(M * st[i]->N)); },
+      [&](std::size_t i, const std::vector<bfloat16_t>& D) {
+        const RankState& r = *st[i];
         std::vector<double> ref(std::size_t(M * r.N));
         reference_gemm<RowMajor, ColumnMajor, RowMajor>(M, r.N, K, A.data(), K, r.W.data(), K,
                                                         static_cast<const double*>(nullptr), r.N, ref.data(), r.N,
                                                         1.0, 0.0);
         const CompareResult c = compare<RowMajor>(M, r.N, D, r.N, ref, r.N);
         TP_CHECK(c.passed(tolerance<bfloat16_t, bfloat16_t>(K)), "rank %d M=%lld N=%lld K=%lld %s: %s", r.rank,
-                 (long long)M, (long long)r.N, (long long)K, tp::mode_name(chosen.mode), c.describe().c_str());
-        const std::vector<bfloat16_t> g =
-            use_workspace ? download<bfloat16_t>(r.d_workspace.device, r.d_workspace.ptr, A.size())
-                          : r.d_gathered.download(A.size());
+                 (long long)M, (long long)r.N, (long long)K, path, c.describe().c_str());
+        const std::vector<bfloat16_t> g = use_workspace ? download<bfloat16_t>(r.d_workspace.device, r.d_workspace.ptr, A.size())
+                                                        : r.d_gathered.download(A.size());
         TP_CHECK(std::memcmp(g.data(), A.data(), A.size() * sizeof(bfloat16_t)) == 0,
                  "rank %d: the gathered A is not the whole A", r.rank);
-        first[i] = D;
-      } else {
-        TP_CHECK(std::memcmp(first[i].data(), D.data(), D.size() * sizeof(bfloat16_t)) == 0,
-                 "rank %d: run %d's D differs from run 0's bits", r.rank, run_index);
-      }
-    }
-  }
+      });
 }
 
 // Each refusal: the Status every rank must return, and D untouched (nothing launched).
@@ -115,13 +102,7 @@ void refusals(Ranks& R) {
       tp::Communicator* c = R.comms[std::size_t(i)];
       st.push_back(std::make_unique<RankState>(c->device(), c->rank(), P, M, K, N0));
       RankState& s = *st.back();
-      std::vector<bfloat16_t> poisoned(std::size_t(M * s.N));
-      poison(poisoned);
-      s.d_D.upload(poisoned);
-      Op::Call call;
-      call.comm = c;
-      call.stream = R.streams[std::size_t(i)];
-      call.args = {P, M, s.N, K, s.rows, s.d_shard.ptr, s.d_W.ptr, K, s.d_D.ptr, s.N, s.d_gathered.ptr};
+      Op::Call call = make_call(R, i, s, M, K, false);
       const bool bad = k.applies_to(c->rank());
       if (bad && k.own == Status::kErrorShardRows) call.args.rows += 1;
       if (bad && k.own == Status::kErrorRanksDisagree) call.args.K += 8;
@@ -133,7 +114,7 @@ void refusals(Ranks& R) {
       if (bad && k.own == Status::kErrorCommunicatorSize) call.args.ranks = P + 1;
       calls.push_back(call);
     }
-    const std::vector<Status> s = run(R, calls, {});
+    const std::vector<Status> s = run_calls<Op>(R, calls, {});
     for (std::size_t i = 0; i < st.size(); ++i) {
       check_refused(k, st[i]->rank, s[i], st[i]->d_D.download(std::size_t(M * st[i]->N)));
     }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -108,6 +110,46 @@ void check_refused(const Refusal& k, int r, Status got, const std::vector<T>& D)
   bool untouched = true;
   for (T x : D) untouched = untouched && is_poison(x);
   TP_CHECK(untouched, "%s: rank %d wrote D although the call was refused", k.what, r);
+}
+
+// D of n elements, all poison (what no kernel writes: unwritten elements stay visible).
+template <class T>
+void poison_device(DeviceBuffer<T>& d, std::size_t n) {
+  std::vector<T> poisoned(n);
+  poison(poisoned);
+  d.upload(poisoned);
+}
+
+// explain() of the first call (printed once per process) must name the path the rule takes.
+template <class Op>
+void check_explained(const typename Op::Call& c, std::int64_t M, tessera::tp::Mode mode) {
+  const std::string why = Op::explain(c, {mode});
+  std::printf("  %s\n", why.c_str());
+  const char* path = tessera::tp::mode_name(tessera::tp::ModeRule::choose(M, c.comm->size(), mode).mode);
+  TP_CHECK(why.find(path) != std::string::npos, "explain() names another path than %s: %s", path, why.c_str());
+}
+
+// Runs the calls three times. Run 0: every call succeeds and check_first(i, D) judges local
+// rank i's D (download(i)) against the reference; runs 1 and 2 must give the same bits.
+template <class Op, class Download, class CheckFirst>
+void run_three_times(Ranks& R, std::vector<typename Op::Call>& calls, tessera::tp::Mode mode, Download download,
+                     CheckFirst check_first) {
+  std::vector<decltype(download(0))> first(calls.size());
+  for (int run_index = 0; run_index < 3; ++run_index) {
+    const std::vector<Status> s = run_calls<Op>(R, calls, {mode});
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const int rank = calls[i].comm->rank();
+      TP_CHECK(ok(s[i]), "rank %d, run %d: %s", rank, run_index, status_name(s[i]));
+      const auto D = download(i);
+      if (run_index == 0) {
+        check_first(i, D);
+        first[i] = D;
+      } else {
+        TP_CHECK(std::memcmp(first[i].data(), D.data(), D.size() * sizeof(D[0])) == 0,
+                 "rank %d: run %d's D differs from run 0's bits", rank, run_index);
+      }
+    }
+  }
 }
 
 // The cases (one translation unit each, one GEMM configuration each).

@@ -45,8 +45,6 @@ struct RankState {
         d_workspace(device, tp::reduce_scatter_layout(M, N, rows, p).total) {}
 };
 
-std::vector<Status> run(Ranks& R, std::vector<Op::Call>& calls, tp::Options o) { return run_calls<Op>(R, calls, o); }
-
 Op::Call make_call(Ranks& R, int i, RankState& s, std::int64_t M, std::int64_t N) {
   Op::Call call;
   call.comm = R.comms[std::size_t(i)];
@@ -54,13 +52,8 @@ Op::Call make_call(Ranks& R, int i, RankState& s, std::int64_t M, std::int64_t N
   call.args = {s.P, M, N, s.K, s.rows, s.d_A.ptr, s.K, s.d_W.ptr, s.K, s.d_D.ptr, s.ldd};
   call.workspace = s.d_workspace.ptr;
   call.workspace_bytes = tp::workspace_size(call.args);
+  poison_device(s.d_D, std::size_t(s.rows * s.ldd));
   return call;
-}
-
-void poison_d(RankState& s) {
-  std::vector<bfloat16_t> poisoned(std::size_t(s.rows * s.ldd));
-  poison(poisoned);
-  s.d_D.upload(poisoned);
 }
 
 void one_shape(Ranks& R, std::int64_t M, std::int64_t N, std::int64_t K0, Mode mode) {
@@ -85,33 +78,19 @@ void one_shape(Ranks& R, std::int64_t M, std::int64_t N, std::int64_t K0, Mode m
     const Operands o = operands(M, N, s.K, s.rank);
     s.d_A.upload(o.A);
     s.d_W.upload(o.W);
-    poison_d(s);
     calls.push_back(make_call(R, i, s, M, N));
   }
-  const std::string why = Op::explain(calls[0], {mode});
-  if (calls[0].comm->rank() == 0) std::printf("  %s\n", why.c_str());
-  const tp::ModeChoice chosen = tp::ModeRule::choose(M, P, mode);
-  TP_CHECK(why.find(tp::mode_name(chosen.mode)) != std::string::npos, "explain() names another path: %s", why.c_str());
-
-  std::vector<std::vector<bfloat16_t>> first(st.size());
-  for (int run_index = 0; run_index < 3; ++run_index) {
-    const std::vector<Status> s = run(R, calls, {mode});
-    for (std::size_t i = 0; i < st.size(); ++i) {
-      RankState& r = *st[i];
-      TP_CHECK(ok(s[i]), "rank %d M=%lld: %s", r.rank, (long long)M, status_name(s[i]));
-      const std::vector<bfloat16_t> D = r.d_D.download(std::size_t(r.rows * r.ldd));
-      if (run_index == 0) {
+  if (calls[0].comm->rank() == 0) check_explained<Op>(calls[0], M, mode);
+  const char* path = tp::mode_name(tp::ModeRule::choose(M, P, mode).mode);
+  run_three_times<Op>(
+      R, calls, mode, [&](std::size_t i) { return st[i]->d_D.download(std::size_t(st[i]->rows * st[i]->ldd)); },
+      [&](std::size_t i, const std::vector<bfloat16_t>& D) {
+        const RankState& r = *st[i];
         const double* ref_rows = ref.data() + tp::shard_offset(M, P, r.rank) * N;
         const CompareResult c = compare<RowMajor>(r.rows, N, D.data(), r.ldd, ref_rows, N);
         TP_CHECK(c.passed(tolerance<bfloat16_t, bfloat16_t>(K_total)), "rank %d M=%lld N=%lld %s: %s", r.rank,
-                 (long long)M, (long long)N, tp::mode_name(chosen.mode), c.describe().c_str());
-        first[i] = D;
-      } else {
-        TP_CHECK(std::memcmp(first[i].data(), D.data(), D.size() * sizeof(bfloat16_t)) == 0,
-                 "rank %d: run %d's D differs from run 0's bits", r.rank, run_index);
-      }
-    }
-  }
+                 (long long)M, (long long)N, path, c.describe().c_str());
+      });
 }
 
 void refusals(Ranks& R) {
@@ -131,8 +110,7 @@ void refusals(Ranks& R) {
       tp::Communicator* c = R.comms[std::size_t(i)];
       st.push_back(std::make_unique<RankState>(c->device(), c->rank(), P, M, N, K0));
       RankState& s = *st.back();
-      poison_d(s);
-      Op::Call call = make_call(R, i, s, M, N);
+        Op::Call call = make_call(R, i, s, M, N);
       const bool bad = k.applies_to(c->rank());
       if (bad && k.own == Status::kErrorShardRows) call.args.rows += 1;
       if (bad && k.own == Status::kErrorRanksDisagree) call.args.N += 8;
@@ -141,7 +119,7 @@ void refusals(Ranks& R) {
       if (bad && k.own == Status::kErrorCommunicatorSize) call.args.ranks = P + 1;
       calls.push_back(call);
     }
-    const std::vector<Status> s = run(R, calls, {});
+    const std::vector<Status> s = run_calls<Op>(R, calls, {});
     for (std::size_t i = 0; i < st.size(); ++i) {
       check_refused(k, st[i]->rank, s[i], st[i]->d_D.download(std::size_t(st[i]->rows * st[i]->ldd)));
     }
