@@ -110,7 +110,24 @@ namespace tessera {
   X(kErrorStreamCapture, "a call that CUDA graph capture forbids was made while a "         \
                          "stream was being captured (see cudaStreamCaptureMode), or "       \
                          "the capture was invalidated")                                     \
-  X(kErrorRuntime, "the GPU runtime reported an error not listed here")
+  X(kErrorRuntime, "the GPU runtime reported an error not listed here")                   \
+  X(kErrorNccl, "NCCL reported an error (a failed communicator call, a CUDA error inside "   \
+                "NCCL, or a peer that failed); destroy the communicator")                    \
+  X(kErrorCommunicatorNull, "the tensor-parallel communicator is not initialized (default-" \
+                            "constructed, moved from, or its init failed)")                \
+  X(kErrorCommunicatorSize, "the communicator's size is not the number of ranks the layer "  \
+                            "was planned for (the arguments' `ranks`)")                     \
+  X(kErrorShardRows, "a rank's `rows` are not its share of M (tp::shard_rows: the first "     \
+                     "M % ranks ranks hold ceil(M / ranks) rows, the others floor(M / "     \
+                     "ranks))")                                                             \
+  X(kErrorTpWorkspaceTooSmall, "the workspace is smaller than the tensor-parallel "          \
+                               "operation's workspace_size for these arguments")            \
+  X(kErrorRanksDisagree, "the ranks of one tensor-parallel call disagree: a different "       \
+                         "operation, M, K (all-gather + GEMM) or N (GEMM + reduce-scatter) " \
+                         "on another rank; no rank launched anything")                      \
+  X(kErrorPeerRefused, "another rank of this tensor-parallel call refused its arguments "   \
+                       "(it returned the Status naming its problem); no rank launched "     \
+                       "anything")
 
 enum class Status : int {
 #define TESSERA_STATUS_ENUM(name, message) name,
