@@ -1,5 +1,5 @@
 // The tensor-parallel GPU test: all-gather + GEMM and GEMM + reduce-scatter on every visible
-// GPU (tp_*_cases.cu), in one of two arrangements:
+// GPU (tp_all_gather_gemm_cases.cu, tp_gemm_reduce_scatter_cases.cu), in one of two arrangements:
 //   test_tp_gpu --processes       (default) forks one process per GPU; rank 0 makes the NCCL
 //                                 id and sends it to the others through pipes; each process
 //                                 drives one rank (Communicator::init_rank);
