@@ -237,3 +237,28 @@ function(tessera_cuda_ptx out)
     COMMENT "PTX sm_${P_ARCH}: ${P_SOURCE}"
     VERBATIM)
 endfunction()
+
+# tessera_cuda_ptx_only(<dir>): every target under <dir> (recursively) embeds PTX only for
+# its CUDA targets (CMake's <arch>-virtual): nvcc stops before ptxas. For a build that only
+# checks that the GPU programs compile, where no GPU runs them (CI). ptxas still assembles
+# the ISA tests' kernels (custom commands, not targets).
+function(tessera_cuda_ptx_only dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target ${targets})
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+      continue()
+    endif()
+    get_target_property(archs ${target} CUDA_ARCHITECTURES)
+    if(NOT archs)
+      continue()
+    endif()
+    list(TRANSFORM archs REPLACE "-(real|virtual)$" "")
+    list(TRANSFORM archs APPEND "-virtual")
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${archs}")
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(subdir ${subdirs})
+    tessera_cuda_ptx_only(${subdir})
+  endforeach()
+endfunction()
