@@ -31,7 +31,22 @@ if(TESSERA_ENABLE_CUDA)
       endif()
     endforeach()
     set(TESSERA_CUDA_ARCHS ${known_archs})
-    set(CMAKE_CUDA_ARCHITECTURES ${TESSERA_CUDA_ARCHS})
+    # Executables that carry code for several targets (a target property does not name one)
+    # carry TESSERA_CUDA_EXECUTABLE_ARCHS, those of them this build has; the ISA checks and
+    # the single-target executables follow TESSERA_CUDA_ARCHS.
+    set(exe_archs)
+    foreach(arch ${TESSERA_CUDA_EXECUTABLE_ARCHS})
+      if(arch IN_LIST TESSERA_CUDA_ARCHS)
+        list(APPEND exe_archs ${arch})
+      endif()
+    endforeach()
+    if(NOT exe_archs)
+      set(exe_archs ${TESSERA_CUDA_ARCHS})
+    endif()
+    set(CMAKE_CUDA_ARCHITECTURES ${exe_archs})
+    # ptxas alone, for resource reports of PTX the build generates anyway.
+    get_filename_component(nvcc_dir ${CMAKE_CUDA_COMPILER} DIRECTORY)
+    find_program(TESSERA_PTXAS ptxas HINTS ${nvcc_dir} ${CUDAToolkit_BIN_DIR} NO_DEFAULT_PATH)
     # cuBLAS is needed only by what compares against it (examples, benchmark).
     set(TESSERA_CUBLAS_FOUND OFF)
     if(TARGET CUDA::cublas)
@@ -178,15 +193,26 @@ function(tessera_hip_executable name)
   add_custom_target(${name}_target ALL DEPENDS ${out})  # a target may not share the file's name
 endfunction()
 
-# tessera_cuda_ptxas_report(<out.txt> SOURCE <file> ARCH <90a|100a>)
-# ptxas's resource report (registers, shared memory, stack, spills) for one target.
+# tessera_cuda_ptxas_report(<out.txt> SOURCE <file> ARCH <90a|100a> [PTX <file.ptx>])
+# ptxas's resource report (registers, shared memory, stack, spills) for one target. PTX: the
+# same source's PTX for that target (tessera_cuda_ptx, same DEFINES and INCLUDES): ptxas
+# then assembles it instead of nvcc compiling the source a second time.
 function(tessera_cuda_ptxas_report out)
-  cmake_parse_arguments(P "" "SOURCE;ARCH" "DEFINES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(P "" "SOURCE;ARCH;PTX" "DEFINES;INCLUDES" ${ARGN})
   list(TRANSFORM P_DEFINES PREPEND -D OUTPUT_VARIABLE defs)
   list(TRANSFORM P_INCLUDES PREPEND -I OUTPUT_VARIABLE incs)
   # NAME_WLE: out names like k.sm_90a.txt and k.sm_100a.txt must give distinct cubins.
   get_filename_component(stem ${out} NAME_WLE)
   set(cubin ${CMAKE_CURRENT_BINARY_DIR}/${stem}.cubin)
+  if(P_PTX AND TESSERA_PTXAS)
+    add_custom_command(OUTPUT ${out} ${cubin}
+      COMMAND ${PROJECT_SOURCE_DIR}/cmake/capture.sh ${out} ${TESSERA_PTXAS} -arch=sm_${P_ARCH} -v
+              ${P_PTX} -o ${cubin}
+      DEPENDS ${P_PTX}
+      COMMENT "ptxas report sm_${P_ARCH}: ${P_PTX}"
+      VERBATIM)
+    return()
+  endif()
   # -x cu: sources shared with the HIP build are named .cpp, which nvcc would otherwise
   # treat as host-only C++.
   add_custom_command(OUTPUT ${out} ${cubin}
@@ -210,4 +236,29 @@ function(tessera_cuda_ptx out)
     DEPENDS ${P_SOURCE} ${TESSERA_HEADERS}
     COMMENT "PTX sm_${P_ARCH}: ${P_SOURCE}"
     VERBATIM)
+endfunction()
+
+# tessera_cuda_ptx_only(<dir>): every target under <dir> (recursively) embeds PTX only for
+# its CUDA targets (CMake's <arch>-virtual): nvcc stops before ptxas. For a build that only
+# checks that the GPU programs compile, where no GPU runs them (CI). ptxas still assembles
+# the ISA tests' kernels (custom commands, not targets).
+function(tessera_cuda_ptx_only dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target ${targets})
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+      continue()
+    endif()
+    get_target_property(archs ${target} CUDA_ARCHITECTURES)
+    if(NOT archs)
+      continue()
+    endif()
+    list(TRANSFORM archs REPLACE "-(real|virtual)$" "")
+    list(TRANSFORM archs APPEND "-virtual")
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${archs}")
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(subdir ${subdirs})
+    tessera_cuda_ptx_only(${subdir})
+  endforeach()
 endfunction()
