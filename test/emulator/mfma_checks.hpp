@@ -106,17 +106,19 @@ TileCheck check_tile_gemm(std::uint64_t seed) {
     emu::ScopedAllocation rb(bt_bits.data(), bt_bits.size() * 2, "B^T");
     r.status = run_tile_gemm<Shape>({a_bits.data(), a_rows, bt_bits.data(), K, d.data()});
   }
-  std::vector<double> ref(std::size_t(M * M), 0.0);
+  std::vector<double> ref(std::size_t(M * M), 0.0), magnitude(std::size_t(M * M), 0.0);
   for (int i = 0; i < a_rows; ++i) {
     for (int j = 0; j < M; ++j) {
       for (int k = 0; k < K; ++k) {
-        ref[std::size_t(i * M + j)] +=
-            double(float(a[std::size_t(i * K + k)])) * double(float(bt[std::size_t(j * K + k)]));
+        const double p = double(float(a[std::size_t(i * K + k)])) * double(float(bt[std::size_t(j * K + k)]));
+        ref[std::size_t(i * M + j)] += p;
+        magnitude[std::size_t(i * M + j)] += std::fabs(p);
       }
     }
   }
   for (int w = 0; w < 2; ++w) {
-    r.wave[w] = tessera::test::compare<tessera::RowMajor>(M, M, d.data() + w * M * M, M, ref.data(), M);
+    r.wave[w] = tessera::test::compare<tessera::RowMajor>(M, M, d.data() + w * M * M, M, ref.data(), M,
+                                                         magnitude.data(), tessera::test::element_bound<E, float>(K));
   }
   r.tolerance = tessera::test::tolerance<E, float>(K);
   return r;

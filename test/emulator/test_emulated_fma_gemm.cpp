@@ -105,3 +105,46 @@ TEST_CASE("emulated: a configuration for one AMD target is refused on the other"
   tessera::amd::emulation::ScopedOptions scope(o);
   CHECK(emu_test::EmulatedGemm<Config>::run(args, nullptr) == tessera::Status::kErrorWrongArchitecture);
 }
+
+// The per-element check's mutation (ctest emulator.mutation.edge_row): a correct run, then the
+// last row of a bf16 D moved by 2^-6 of each value (2 to 4 units in the last place: an edge
+// row rounded or scaled wrongly), the kind of error a whole-matrix norm averages away: one row
+// of 257 adds 2^-6 / sqrt(257) = 1e-3 to the relative Frobenius error, below its tolerance (4e-3
+// at bf16), while each element of the row is off by 2^-6 |d|, beyond its own bound (about
+// 2^-8 |d|). The unchanged run is the control: both checks pass.
+TEST_CASE("mutation: one edge row of D off by 2^-6 passes the norm, the element check refuses it",
+          "[mutation][edge_row]") {
+  using Config = emu_test::Gfx942Fma<tessera::bfloat16_t, tessera::bfloat16_t, tessera::bfloat16_t,
+                                     tessera::RowMajor, tessera::ColumnMajor, tessera::RowMajor>;
+  using LC = Config::LayoutC;
+  const CaseShape s{257, 130, 64};  // the last row alone in its tile row
+  const std::uint64_t seed = tessera::test::fresh_seed();
+  INFO("EMULATED " << tessera::test::describe_case<Config>(s, seed));
+
+  const emu_test::EmulatedResult control = emu_test::run_emulated_gemm<Config>(s, seed);
+  INFO("control: " << control.compare.describe());
+  REQUIRE(control.status == tessera::Status::kSuccess);
+  CHECK(control.compare.rel_fro <= control.tolerance);
+  CHECK(control.compare.element_checked);
+  CHECK(control.compare.elements_passed());
+
+  const emu_test::AfterRun<tessera::bfloat16_t> edge_row_off = [&](std::vector<tessera::bfloat16_t>& out,
+                                                                   std::int64_t off, std::int64_t ldd) {
+    for (std::int64_t n = 0; n < s.N; ++n) {
+      tessera::bfloat16_t& d = out[std::size_t(off + LC::offset(s.M - 1, n, ldd))];
+      d = tessera::bfloat16_t(float(d) * (1.0f + 0x1p-6f));
+    }
+  };
+  const emu_test::EmulatedResult mutant = emu_test::run_emulated_gemm<Config>(s, seed, {}, {}, edge_row_off);
+  INFO("mutant: " << mutant.compare.describe());
+  REQUIRE(mutant.status == tessera::Status::kSuccess);
+  // What CHECK_CASE_OUTCOME checked before the element check: all of it passes.
+  CHECK(mutant.compare.unwritten == 0);
+  CHECK(mutant.compare.nan == 0);
+  CHECK(mutant.compare.rel_fro <= mutant.tolerance);
+  CHECK(mutant.padding_writes == 0);
+  CHECK(mutant.outside_intact);
+  // The element check refuses it, and names an element of the changed row.
+  CHECK(mutant.compare.beyond_bound > 0);
+  CHECK(mutant.compare.ratio_row == s.M - 1);
+}

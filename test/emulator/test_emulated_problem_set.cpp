@@ -23,9 +23,15 @@ using tessera::test::SetShape;
 
 namespace {
 
+// What a grouped call's status flag holds before the call when the test does not say: an error
+// left from an earlier call, which run() must clear (problem_set.hpp).
+constexpr std::int32_t kStaleStatus = std::int32_t(tessera::Status::kErrorGroupRowsOutOfRange);
+
+// `status`: the flag the call writes (kept by the caller across calls), or one holding
+// kStaleStatus.
 template <class Config>
 void check_emulated_set(const SetShape& s, const SetExpected& expected = {},
-                        typename Config::Epilogue::Arguments epilogue = {}) {
+                        typename Config::Epilogue::Arguments epilogue = {}, std::int32_t* status = nullptr) {
   const std::uint64_t seed = tessera::test::fresh_seed();
   INFO("EMULATED " << Config::Arch::kName << ": " << tessera::test::describe_set(s, seed));
   emu::Options options;
@@ -39,8 +45,10 @@ void check_emulated_set(const SetShape& s, const SetExpected& expected = {},
   GuardedBuffer<typename Config::ElementD> d(host.d, "D");
   std::vector<std::int32_t> sizes = host.sizes;
   sizes.push_back(0);
-  std::int32_t status = 0;
-  const auto args = host.arguments(a.data.data(), b.data.data(), c.data.data(), d.data.data(), sizes.data(), &status,
+  std::int32_t stale = kStaleStatus;
+  if (status == nullptr) status = &stale;
+  INFO("status flag before the call " << *status);
+  const auto args = host.arguments(a.data.data(), b.data.data(), c.data.data(), d.data.data(), sizes.data(), status,
                                    epilogue);
   const tessera::Status st = EmulatedGemm<Config>::run(args, nullptr);
   INFO("status " << tessera::status_name(st));
@@ -49,7 +57,7 @@ void check_emulated_set(const SetShape& s, const SetExpected& expected = {},
   CHECK(emu::reports().empty());
   const SetOutcome o = host.check(d.data, GuardedBuffer<typename Config::ElementD>::kGuard, expected);
   CHECK_SET_OUTCOME(o);
-  CHECK(status == (tessera::test::sizes_in_range(s) ? 0 : std::int32_t(tessera::Status::kErrorGroupRowsOutOfRange)));
+  CHECK(*status == (tessera::test::sizes_in_range(s) ? 0 : std::int32_t(tessera::Status::kErrorGroupRowsOutOfRange)));
 }
 
 }  // namespace
@@ -86,4 +94,26 @@ TEST_CASE("MFMA batched GEMM (emulated): shared B, row scale + SiLU", "[problems
     return x / (1.0 + std::exp(-x));
   };
   check_emulated_set<Config>(s, want, {{}, {scale.data(), 130}, {}});
+}
+
+TEST_CASE("MFMA grouped GEMM (emulated): the status flag says what this call found", "[problems][grouped][status]") {
+  using Config = Baseline<tessera::Gfx950, Masked>;
+  // One flag through a bad call, a good call, a bad and a good one again: each good call reads
+  // kSuccess though the call before it left an error there.
+  std::int32_t status = 0;
+  for (int round = 0; round < 2; ++round) {
+    check_emulated_set<Config>(tessera::test::grouped_shape(SetLayout::kMasked, 64, 72, 32, {70, 5}), {}, {}, &status);
+    CHECK(status == kStaleStatus);
+    check_emulated_set<Config>(tessera::test::grouped_shape(SetLayout::kMasked, 64, 72, 32, {64, 5}), {}, {}, &status);
+    CHECK(status == 0);
+  }
+  // A call with nothing to compute (no groups) reads no sizes and leaves kSuccess; so does one
+  // of contiguous groups (another layout, the same flag).
+  status = kStaleStatus;
+  check_emulated_set<Config>(tessera::test::grouped_shape(SetLayout::kMasked, 64, 72, 32, {}), {}, {}, &status);
+  CHECK(status == 0);
+  status = 12345;
+  check_emulated_set<TwoClusters<tessera::Gfx950, Contiguous>>(
+      tessera::test::grouped_shape(SetLayout::kContiguous, 100, 72, 32, {40, 60}), {}, {}, &status);
+  CHECK(status == 0);
 }

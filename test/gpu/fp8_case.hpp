@@ -42,32 +42,6 @@ struct Fp8Case {
   bool report = false;          // print the bound's use (max |error| / bound) for the notes
 };
 
-template <class T>
-constexpr double unit_roundoff_of() {
-  if constexpr (std::is_same_v<T, float8_e4m3_t>) {
-    return 0x1p-4;
-  } else if constexpr (std::is_same_v<T, float8_e5m2_t>) {
-    return 0x1p-3;
-  } else {
-    return unit_roundoff<T>();
-  }
-}
-// Half the smallest subnormal step: the absolute rounding error of a tiny value.
-template <class T>
-constexpr double subnormal_half_step() {
-  if constexpr (std::is_same_v<T, float8_e4m3_t>) {
-    return 0x1p-10;
-  } else if constexpr (std::is_same_v<T, float8_e5m2_t>) {
-    return 0x1p-17;
-  } else if constexpr (std::is_same_v<T, half_t>) {
-    return 0x1p-25;
-  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
-    return 0x1p-134;
-  } else {
-    return 0x1p-150;
-  }
-}
-
 // A random scale 2^e (1 + j/8).
 inline float random_scale(std::mt19937_64& gen, int exponents) {
   std::uniform_int_distribution<int> e(-exponents, exponents), j(0, 7);
@@ -285,7 +259,7 @@ void check_fp8(const Fp8Case& s, PathCheck&& path_check = {}) {
     out = dd.download_with_guard();
   }
   const double d_scale = double(host.sd[0]);
-  const double u_d = unit_roundoff_of<ED>(), floor_d = subnormal_half_step<ED>();
+  const double u_d = unit_roundoff<ED>(), floor_d = subnormal_half_step<ED>();
   std::int64_t unwritten = 0, outside = 0, beyond = 0;
   double worst_ratio = 0.0, diff2 = 0.0, ref2 = 0.0, max_err_temp = 0.0;
   std::int64_t worst_m = -1, worst_n = -1;

@@ -61,8 +61,13 @@ struct DeviceInts {
   }
 };
 
+// What a grouped call's status flag holds before the call when the test does not say: an error
+// left from an earlier call, which run() must clear (problem_set.hpp).
+constexpr std::int32_t kStaleStatus = std::int32_t(Status::kErrorGroupRowsOutOfRange);
+
 // One run of a set: device copies (D poisoned, a poisoned guard after it), the sizes, the
-// status flag cleared; returns the verdict and the flag.
+// status flag (`flag`, kept by the caller across calls, or one holding kStaleStatus); returns
+// the verdict and the flag. `approximation`: HostSet::check's.
 struct SetRun {
   SetOutcome outcome;
   std::int32_t status = 0;
@@ -70,7 +75,8 @@ struct SetRun {
 
 template <class Config>
 SetRun run_set(const SetShape& shape, const SetExpected& expected = {},
-               typename Config::Epilogue::Arguments epilogue = {}, double extra_tolerance = 0.0) {
+               typename Config::Epilogue::Arguments epilogue = {}, double approximation = 0.0,
+               DeviceInts* flag = nullptr) {
   const std::uint64_t seed = test::fresh_seed();
   INFO(test::describe_set(shape, seed));
   const HostSet<Config> host(shape, seed);
@@ -79,7 +85,8 @@ SetRun run_set(const SetShape& shape, const SetExpected& expected = {},
   DeviceBuffer<typename Config::ElementC> dc(host.c);
   DeviceBuffer<typename Config::ElementD> dd(host.d);
   DeviceInts sizes(host.sizes);
-  DeviceInts status(std::vector<std::int32_t>{0});
+  DeviceInts stale(std::vector<std::int32_t>{kStaleStatus});
+  DeviceInts& status = flag != nullptr ? *flag : stale;
   const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr, sizes.ptr, status.ptr, epilogue);
   const Status st = gemm::Gemm<Config>::run(args);
   INFO("status " << status_name(st));
@@ -87,7 +94,7 @@ SetRun run_set(const SetShape& shape, const SetExpected& expected = {},
   REQUIRE_CUDA(cudaDeviceSynchronize());
   SetRun r;
   r.outcome = host.check(dd.download_with_guard(), DeviceBuffer<typename Config::ElementD>::kGuard, expected,
-                         extra_tolerance);
+                         approximation);
   r.status = status.first();
   return r;
 }
@@ -256,6 +263,25 @@ TEMPLATE_TEST_CASE("grouped GEMM: out-of-range sizes are clamped and reported", 
   check_set<TestType>(s);
 }
 
+// The status flag says what this call found: one flag through a bad call, a good one, a bad and
+// a good one again (each good call reads kSuccess though the call before left an error there),
+// then a call with nothing to compute (no groups: kSuccess, no sizes read).
+TEMPLATE_TEST_CASE("grouped GEMM: the status flag is this call's", "[gpu][grouped][bad][status]",
+                   (WgmmaSet<Masked>), (FmaSet<Masked>)) {
+  DeviceInts flag(std::vector<std::int32_t>{0});
+  for (int round = 0; round < 2; ++round) {
+    SetRun r = run_set<TestType>(grouped(SetLayout::kMasked, 200, 136, 64, {201, 5}), {}, {}, 0.0, &flag);
+    CHECK_SET_OUTCOME(r.outcome);
+    CHECK(r.status == kStaleStatus);
+    r = run_set<TestType>(grouped(SetLayout::kMasked, 200, 136, 64, {200, 5}), {}, {}, 0.0, &flag);
+    CHECK_SET_OUTCOME(r.outcome);
+    CHECK(r.status == 0);
+  }
+  REQUIRE_CUDA(cudaMemcpy(flag.ptr, &kStaleStatus, sizeof kStaleStatus, cudaMemcpyHostToDevice));
+  const SetRun none = run_set<TestType>(grouped(SetLayout::kMasked, 200, 136, 64, {}), {}, {}, 0.0, &flag);
+  CHECK(none.status == 0);
+}
+
 // ---- fused epilogues ------------------------------------------------------------------------
 namespace {
 using gemm::AuxiliaryOutput;
@@ -271,6 +297,10 @@ double gelu_tanh(double x) {
   return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
 }
 double silu(double x) { return x / (1.0 + std::exp(-x)); }
+// GeluTanh's error beyond float rounding on the GPU, per unit of an element's magnitude:
+// activations.hpp gives |x|/2 * 2^-10.987 at most, and the magnitude is at least |x|/2
+// (GELU at the largest |x| the check tries).
+constexpr double kTanhApproximation = 0x1p-10;
 
 template <class T>
 std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
@@ -355,30 +385,39 @@ TEMPLATE_TEST_CASE("epilogue: GELU (tanh) with the pre-activation kept; SiLU", "
   test::poison(pre);
   DeviceBuffer<float> d_pre(pre);
   const float beta = s.beta;
-  std::vector<double> want_pre(pre.size(), std::nan(""));
+  // The expected D records the pre-activation of each element (it is called last with the
+  // element's own values) and the largest |pre-activation| it was asked for (the magnitudes
+  // the check tries: at least |ab| summed in magnitude + |beta c| + |bias|).
+  std::vector<double> want_pre(pre.size(), std::nan("")), pre_magnitude(pre.size(), 0.0);
   const SetRun r = run_set<TestType>(
       s,
       [&](double ab, double c, int, std::int64_t m, std::int64_t n) {
         const double x = ab + beta * c + double(float(bias[std::size_t(n)]));
         want_pre[std::size_t(m * 264 + n)] = x;
+        pre_magnitude[std::size_t(m * 264 + n)] = std::max(pre_magnitude[std::size_t(m * 264 + n)], std::fabs(x));
         return gelu_tanh(x);
       },
-      {{}, {d_bias.ptr}, {d_pre.ptr, 264}, {}});
+      {{}, {d_bias.ptr}, {d_pre.ptr, 264}, {}}, kTanhApproximation);
   CHECK_SET_OUTCOME(r.outcome);
-  // The second output: every owned element the pre-activation (fp32), nothing else written.
+  // The second output: every owned element the pre-activation (fp32), over the whole matrix and
+  // each element within its own bound, nothing else written.
   const auto got = d_pre.download_with_guard();
+  const test::ElementBound bound = test::element_bound<bfloat16_t, float>(s.K);
   double diff2 = 0, ref2 = 0;
-  std::int64_t wrong_writes = 0;
+  std::int64_t wrong_writes = 0, beyond = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (i < want_pre.size() && !std::isnan(want_pre[i])) {
-      diff2 += (double(got[i]) - want_pre[i]) * (double(got[i]) - want_pre[i]);
+      const double error = std::fabs(double(got[i]) - want_pre[i]);
+      diff2 += error * error;
       ref2 += want_pre[i] * want_pre[i];
+      beyond += !(error <= bound(want_pre[i], pre_magnitude[i]));
     } else {
       wrong_writes += !test::is_poison(got[i]);
     }
   }
   CHECK(wrong_writes == 0);
   CHECK(std::sqrt(diff2 / ref2) <= test::tolerance<bfloat16_t, float>(s.K));
+  CHECK(beyond == 0);
 }
 
 TEMPLATE_TEST_CASE("epilogue: SiLU on a batch", "[gpu][epilogue]",
@@ -409,6 +448,7 @@ TEST_CASE("epilogue: one GEMM with bias + GELU on every wgmma path", "[gpu][epil
       e.expected = [&](double ab, double c, std::int64_t, std::int64_t n) {
         return gelu_tanh(alpha * ab + beta * c + double(float(bias[std::size_t(n)])));
       };
+      e.approximation = kTanhApproximation;
       test::check_gemm<Config>(shape, test::NoArgsCheck{}, e);
     }
   }

@@ -197,7 +197,6 @@ struct ThreadedCase {
     REQUIRE_CUDA(cudaStreamSynchronize(streams[0]));
     std::vector<EC> out = d[0]->download_with_guard();
     const test::CaseOutcome r = host.check_output(out, DeviceBuffer<EC>::kGuard);
-    INFO(r.compare.describe());
     CHECK_CASE_OUTCOME(shape, r);
     return out;
   }

@@ -7,13 +7,15 @@
 //                 the leading dimensions, the Arguments over any copy of them, and the
 //                 float64 reference;
 //   check_output  what the output buffer that came back (off + D + a poisoned guard) says:
-//                 the comparison with the reference, writes into D's padding, and whether
-//                 the element before an offset D and the guard after it are intact;
+//                 the comparison with the reference (over the whole matrix, and each element
+//                 against its own bound), writes into D's padding, and whether the element
+//                 before an offset D and the guard after it are intact;
 //   CHECK_CASE_OUTCOME  what both suites require of that (Catch2 checks).
 // Host-only: no GPU, no GPU compiler.
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -62,35 +64,43 @@ std::string describe_case(const CaseShape& s, std::uint64_t seed) {
 // A case of a configuration with its own epilogue (gemm/epilogue/epilogue.hpp): the epilogue's
 // arguments, and what D should be from the float64 product A * B and C(m, n), written in the
 // test independently of the library's epilogue code. Without `expected`, D = alpha A B + beta C.
+// An element's magnitude (what its bound scales with, reference_gemm.hpp's ElementBound) is
+// then reference_gemm.hpp's epilogue_magnitude of `expected`; `approximation` is the epilogue's
+// own error beyond float rounding per unit of that magnitude (an activation's hardware
+// approximation), added to each element's bound. `expected` is called last with the
+// element's own values (a test may record what it computes).
 template <class Config>
 struct EpilogueCase {
   using Expected = std::function<double(double ab, double c, std::int64_t m, std::int64_t n)>;
   typename Config::Epilogue::Arguments arguments{};
   Expected expected;
+  double approximation = 0.0;
 };
 
 // What the output buffer that came back says.
 struct CaseOutcome {
   CompareResult compare;            // against the float64 reference (M x N > 0 only)
-  double tolerance = 0.0;
+  double tolerance = 0.0;           // whole matrix (relative Frobenius)
+  ElementBound bound;               // each element
   std::int64_t padding_writes = 0;  // elements of D's leading-dimension padding changed
   bool outside_intact = true;       // the element before an offset D, and the guard after D
 };
 
 // What an output allocation that came back says (D's, or C's in place; `off` elements
-// into it, `guard` poisoned elements after it): the comparison with the reference (laid
-// out like D), writes into D's padding, and whether the element before an offset D and the
-// guard after it are intact.
-template <class LC, class ED, class Reference>
+// into it, `guard` poisoned elements after it): the comparison with the reference (a
+// Reference laid out like D: values and magnitudes), writes into D's padding, and whether
+// the element before an offset D and the guard after it are intact.
+template <class LC, class ED, class MakeReference>
 CaseOutcome output_outcome(const CaseShape& shape, std::int64_t off, std::int64_t ldd, const std::vector<ED>& out,
-                           std::size_t guard, Reference reference, double tol) {
+                           std::size_t guard, MakeReference reference, double tol, const ElementBound& bound) {
   CaseOutcome r;
   const std::size_t size = out.size() - guard;
   if (shape.M > 0 && shape.N > 0) {
-    const std::vector<double> ref = reference();
-    r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.data(), ldd);
+    const Reference ref = reference();
+    r.compare = compare<LC>(shape.M, shape.N, out.data() + off, ldd, ref.value.data(), ldd, ref.magnitude.data(), bound);
   }
   r.tolerance = tol;
+  r.bound = bound;
   if (!shape.in_place) {
     const std::vector<ED> whole(out.begin() + off, out.begin() + std::ptrdiff_t(size));
     r.padding_writes = count_padding_writes<LC>(shape.M, shape.N, whole, ldd);
@@ -157,41 +167,59 @@ struct HostCase {
                 shape.alpha, shape.beta, epilogue.arguments};
   }
 
-  std::vector<double> reference() const {
+  // The float64 D and each element's magnitude, laid out like D.
+  Reference reference() const {
     using Plain = gemm::Arguments<EA, EB, EC>;
     if (!epilogue.expected) {
-      return reference_gemm_f64<LA, LB, LC>(Plain{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off,
-                                                  ldb, c.data() + off, ldc, nullptr, ldd, shape.alpha, shape.beta});
+      return reference_with_magnitude<LA, LB, LC>(Plain{shape.M, shape.N, shape.K, a.data() + off, lda,
+                                                        b.data() + off, ldb, c.data() + off, ldc, nullptr, ldd,
+                                                        shape.alpha, shape.beta});
     }
-    std::vector<double> ref = reference_gemm_f64<LA, LB, LC>(
+    Reference ref = reference_with_magnitude<LA, LB, LC>(
         Plain{shape.M, shape.N, shape.K, a.data() + off, lda, b.data() + off, ldb, nullptr, ldc, nullptr, ldd, 1.0f,
               0.0f});
+    const double per_magnitude = element_bound<EA, ED>(shape.K).per_magnitude;
     for (std::int64_t m = 0; m < shape.M; ++m) {
       for (std::int64_t n = 0; n < shape.N; ++n) {
-        double& v = ref[std::size_t(LC::offset(m, n, ldd))];
-        v = epilogue.expected(v, to_double(c[std::size_t(off + LC::offset(m, n, ldc))]), m, n);
+        const std::size_t at = std::size_t(LC::offset(m, n, ldd));
+        const double cv = to_double(c[std::size_t(off + LC::offset(m, n, ldc))]);
+        ref.magnitude[at] = epilogue_magnitude(ref.value[at], ref.magnitude[at], cv, per_magnitude,
+                                               [&](double ab, double c_mn) { return epilogue.expected(ab, c_mn, m, n); });
+        ref.value[at] = epilogue.expected(ref.value[at], cv, m, n);
       }
     }
     return ref;
   }
 
+  ElementBound bound() const {
+    ElementBound b = element_bound<EA, ED>(shape.K);
+    b.per_magnitude += epilogue.approximation;
+    return b;
+  }
+
   // `out`: the output allocation as it came back (C's in place, else D's), `guard`
   // poisoned elements after it included.
   CaseOutcome check_output(const std::vector<ED>& out, std::size_t guard) const {
-    return output_outcome<LC>(shape, off, ldd, out, guard, [this] { return reference(); }, tolerance<EA, ED>(shape.K));
+    return output_outcome<LC>(shape, off, ldd, out, guard, [this] { return reference(); }, tolerance<EA, ED>(shape.K),
+                              bound());
   }
 };
 
 }  // namespace tessera::test
 
-// Right result, every element written and finite, nothing written outside the matrix. A
-// macro, so that a failure names the caller's line.
+// Right result (over the whole matrix, and every element within its own bound), every
+// element written and finite, nothing written outside the matrix. A macro, so that a failure
+// names the caller's line; the worst element (row, column, output, reference, bound) is in
+// the message.
 #define CHECK_CASE_OUTCOME(shape, outcome)                      \
   do {                                                          \
     if ((shape).M > 0 && (shape).N > 0) {                       \
+      INFO((outcome).compare.describe());                       \
       CHECK((outcome).compare.unwritten == 0);                  \
       CHECK((outcome).compare.nan == 0);                        \
       CHECK((outcome).compare.rel_fro <= (outcome).tolerance);  \
+      CHECK((outcome).compare.element_checked);                 \
+      CHECK((outcome).compare.beyond_bound == 0);               \
     }                                                           \
     CHECK((outcome).padding_writes == 0);                       \
     CHECK((outcome).outside_intact);                            \

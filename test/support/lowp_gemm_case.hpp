@@ -204,22 +204,35 @@ struct LowpHostCase {
     return args;
   }
 
-  // D = alpha * (scaled A B) + beta * C in float64, laid out like D. Each value decoded once
-  // and multiplied by its power-of-two scale (exact), then the products summed.
-  std::vector<double> reference() const {
+  // D = alpha * (scaled A B) + beta * C in float64, laid out like D, and each element's
+  // magnitude (|alpha tensor| sum_k |scaled a_mk b_kn| + |beta c|, what its bound scales
+  // with). Each value decoded once and multiplied by its scale (a power of two, or ue4m3
+  // times an fp4 value: exact in double), then the products summed.
+  Reference reference() const {
     const std::vector<double> sa = dequantized(lowp_format<EA>(), a_codes, scale_a, shape.M);
     const std::vector<double> sb = dequantized(lowp_format<EB>(), b_codes, scale_b, shape.N);
-    std::vector<double> ref(std::size_t(std::max<std::int64_t>(matrix_span<LC>(shape.M, shape.N, ldd), 1)), 0.0);
+    const std::size_t size = std::size_t(std::max<std::int64_t>(matrix_span<LC>(shape.M, shape.N, ldd), 1));
+    Reference ref{std::vector<double>(size, 0.0), std::vector<double>(size, 0.0)};
     const double tensor = Mode::kPerTensor ? double(tensor_scale[0]) * double(tensor_scale[1]) : 1.0;
     for (std::int64_t m = 0; m < shape.M; ++m) {
       for (std::int64_t n = 0; n < shape.N; ++n) {
-        double acc = 0.0;
+        double acc = 0.0, abs_sum = 0.0;
         const double* x = sa.data() + m * shape.K;
         const double* y = sb.data() + n * shape.K;
-        for (std::int64_t k = 0; k < shape.K; ++k) acc += x[k] * y[k];
+        for (std::int64_t k = 0; k < shape.K; ++k) {
+          const double p = x[k] * y[k];
+          acc += p;
+          abs_sum += std::fabs(p);
+        }
         double v = double(shape.alpha) * tensor * acc;
-        if (shape.beta != 0.0f) v += double(shape.beta) * to_double(c[std::size_t(off + LC::offset(m, n, ldc))]);
-        ref[std::size_t(LC::offset(m, n, ldd))] = v;
+        double magnitude = std::fabs(double(shape.alpha) * tensor) * abs_sum;
+        if (shape.beta != 0.0f) {
+          const double bc = double(shape.beta) * to_double(c[std::size_t(off + LC::offset(m, n, ldc))]);
+          v += bc;
+          magnitude += std::fabs(bc);
+        }
+        ref.value[std::size_t(LC::offset(m, n, ldd))] = v;
+        ref.magnitude[std::size_t(LC::offset(m, n, ldd))] = magnitude;
       }
     }
     return ref;
@@ -248,7 +261,10 @@ struct LowpHostCase {
   // `out`: the output allocation as it came back (C's in place, else D's), `guard`
   // poisoned elements after it included.
   CaseOutcome check_output(const std::vector<ED>& out, std::size_t guard) const {
-    return output_outcome<LC>(shape, off, ldd, out, guard, [this] { return reference(); }, tolerance<float, ED>(shape.K));
+    // The products of the dequantized values are exact in fp32 (few significant bits), so the
+    // error model of fp32-accumulating kernels with exact products holds (the float rule).
+    return output_outcome<LC>(shape, off, ldd, out, guard, [this] { return reference(); }, tolerance<float, ED>(shape.K),
+                              element_bound<float, ED>(shape.K));
   }
 
   std::string describe(std::uint64_t seed) const {

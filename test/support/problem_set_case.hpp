@@ -3,7 +3,8 @@
 // every problem (fresh random A, B, C; D poisoned), the sizes the device reads (possibly out
 // of range), the rows each problem owns after the documented clamping (written here from the
 // README's rules, not from the scheduler's code), the float64 reference of every problem, and
-// the verdict on the output buffer that came back: every owned element right, every other
+// the verdict on the output buffer that came back: every owned element right (the whole set
+// within the Frobenius tolerance, each element within its own bound), every other
 // element of D's allocation (rows no problem owns, padding, the guard) still poisoned.
 #pragma once
 #include <catch2/catch.hpp>
@@ -128,7 +129,8 @@ struct SetOutcome {
   std::int64_t unwritten = 0;          // owned elements still poisoned
   std::int64_t not_finite = 0;         // owned elements NaN or inf
   std::int64_t written_elsewhere = 0;  // elements no problem owns that changed
-  std::string worst;
+  std::int64_t beyond_bound = 0;       // owned elements off by more than their own bound
+  std::string worst;                   // the largest error, and the largest error / bound
 };
 
 template <class Config>
@@ -206,25 +208,38 @@ struct HostSet {
   }
 
   // `out`: D's allocation as it came back, `guard` poisoned elements after it included.
+  // An element's bound scales with its magnitude: |alpha| sum_k |a_mk b_kn| + |beta c|, or,
+  // with `expected`, reference_gemm.hpp's epilogue_magnitude of it (`expected` is called last
+  // with the element's own values); `approximation`: an epilogue's own error beyond float
+  // rounding per unit of magnitude (gemm_case_host.hpp's EpilogueCase), added to each bound.
   SetOutcome check(const std::vector<ED>& out, std::size_t guard, const SetExpected& expected = {},
-                   double extra_tolerance = 0.0) const {
+                   double approximation = 0.0) const {
     SetOutcome r;
-    r.tolerance = tolerance<EA, ED>(shape.K) + extra_tolerance;
+    r.tolerance = tolerance<EA, ED>(shape.K);
+    ElementBound bound = element_bound<EA, ED>(shape.K);
+    const double per_magnitude = bound.per_magnitude;
+    bound.per_magnitude += approximation;
     std::vector<char> owned(out.size(), 0);
-    double diff2 = 0.0, ref2 = 0.0, worst = -1.0;
+    double diff2 = 0.0, ref2 = 0.0, worst = -1.0, worst_ratio = -1.0;
+    std::string worst_error, worst_relative;
     for (std::int64_t p = 0; p < count; ++p) {
       const auto [first, n_rows] = rows[std::size_t(p)];
       if (n_rows == 0) continue;
       using Plain = gemm::Arguments<EA, EB, EC>;
       const EA* pa = a.data() + p * strides.a + LA::offset(first, 0, lda);
       const EB* pb = b.data() + (shape.shared_b ? 0 : p * strides.b);
-      const std::vector<double> ab = reference_gemm_f64<LA, LB, LC>(
+      const Reference ab = reference_with_magnitude<LA, LB, LC>(
           Plain{n_rows, shape.N, shape.K, pa, lda, pb, ldb, nullptr, ldc, nullptr, ldd, 1.0f, 0.0f});
       for (std::int64_t i = 0; i < n_rows; ++i) {
         const std::int64_t m = first + i;
         for (std::int64_t n = 0; n < shape.N; ++n) {
           const double cv = to_double(c[std::size_t(p * strides.c + LC::offset(m, n, ldc))]);
-          const double prod = ab[std::size_t(LC::offset(i, n, ldd))];
+          const double prod = ab.value[std::size_t(LC::offset(i, n, ldd))];
+          const double prod_magnitude = ab.magnitude[std::size_t(LC::offset(i, n, ldd))];
+          const double magnitude =
+              expected ? epilogue_magnitude(prod, prod_magnitude, cv, per_magnitude,
+                                            [&](double x, double y) { return expected(x, y, int(p), m, n); })
+                       : std::fabs(double(shape.alpha)) * prod_magnitude + std::fabs(double(shape.beta) * cv);
           const double want = expected ? expected(prod, cv, int(p), m, n)
                                        : double(shape.alpha) * prod + double(shape.beta) * cv;
           const std::size_t at = std::size_t(at_d(p, m, n));
@@ -241,11 +256,21 @@ struct HostSet {
             continue;
           }
           diff2 += (got - want) * (got - want);
-          if (std::fabs(got - want) > worst) {
-            worst = std::fabs(got - want);
+          const double error = std::fabs(got - want);
+          const double b = bound(want, magnitude);
+          if (!(error <= b)) ++r.beyond_bound;
+          if (error > worst) {
+            worst = error;
             std::ostringstream o;
-            o << "worst at problem " << p << " (" << m << ", " << n << "): got " << got << " want " << want;
-            r.worst = o.str();
+            o << "largest error at problem " << p << " (" << m << ", " << n << "): got " << got << " want " << want;
+            worst_error = o.str();
+          }
+          if (error / b > worst_ratio) {
+            worst_ratio = error / b;
+            std::ostringstream o;
+            o << "largest error / bound " << worst_ratio << " at problem " << p << " (" << m << ", " << n
+              << "): got " << got << " want " << want << " bound " << b;
+            worst_relative = o.str();
           }
         }
       }
@@ -254,6 +279,7 @@ struct HostSet {
       if (!owned[i] && !is_poison(out[i])) ++r.written_elsewhere;
     }
     r.rel_fro = ref2 > 0.0 ? std::sqrt(diff2 / ref2) : (diff2 > 0.0 ? 1.0 : 0.0);
+    r.worst = worst_error + "; " + worst_relative + "; beyond their bound: " + std::to_string(r.beyond_bound);
     (void)guard;  // the guard is part of `out` and owned by no problem
     return r;
   }
@@ -268,4 +294,5 @@ struct HostSet {
     CHECK((outcome).not_finite == 0);                      \
     CHECK((outcome).written_elsewhere == 0);               \
     CHECK((outcome).rel_fro <= (outcome).tolerance);       \
+    CHECK((outcome).beyond_bound == 0);                    \
   } while (0)

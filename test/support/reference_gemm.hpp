@@ -3,7 +3,9 @@
 //   fill_random     fresh, never-zero random data of any element type
 //   poison          a NaN with a payload no kernel produces, to spot unwritten outputs
 //   compare         normwise and elementwise error of an output against a reference
-//   tolerance       how much error a correct fp32-accumulating kernel may show
+//   tolerance       how much error a correct fp32-accumulating kernel may show, over the
+//                   whole matrix and per element (error_bounds.hpp; per element from the
+//                   magnitude the reference carries: |alpha| sum_k |a_ik b_kj| + |beta c_ij|)
 // Header-only and host-only: it needs neither a GPU nor a GPU compiler.
 #pragma once
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "error_bounds.hpp"
 #include "tessera/core/float8.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/arguments.hpp"
@@ -62,11 +65,14 @@ T from_double(double x) {
 // beta == 0 means C is not read at all (it may be null or hold NaNs), as in BLAS.
 // C == D (in place) is allowed when ldc == ldd: each element of C is read before the
 // same element of D is written, and no other element of D depends on it.
+// `magnitude` (optional, laid out like D, not C) gets each element's |alpha| sum_k |a_ik b_kj|
+// + |beta c_ij|, summed in the same loop over k: what element_bound scales with.
 template <class LayoutA, class LayoutB, class LayoutC, class ElementA, class ElementB,
           class ElementC, class ElementD>
 void reference_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const ElementA* A,
                     std::int64_t lda, const ElementB* B, std::int64_t ldb, const ElementC* C,
-                    std::int64_t ldc, ElementD* D, std::int64_t ldd, double alpha, double beta) {
+                    std::int64_t ldc, ElementD* D, std::int64_t ldd, double alpha, double beta,
+                    double* magnitude = nullptr) {
   if (M < 0 || N < 0 || K < 0) throw std::invalid_argument("reference_gemm: negative size");
   if (M == 0 || N == 0) return;
   if (static_cast<const void*>(C) == static_cast<const void*>(D) && beta != 0.0 && ldc != ldd) {
@@ -75,6 +81,7 @@ void reference_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const Elemen
   }
   std::vector<double> a_row(static_cast<std::size_t>(K > 0 ? K : 1));
   std::vector<double> acc(static_cast<std::size_t>(N));
+  std::vector<double> mag(magnitude != nullptr ? static_cast<std::size_t>(N) : 0);
   for (std::int64_t i = 0; i < M; ++i) {
     // Row i of A is converted once and reused for every column of the output.
     for (std::int64_t k = 0; k < K; ++k) a_row[k] = to_double(A[LayoutA::offset(i, k, lda)]);
@@ -82,24 +89,48 @@ void reference_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const Elemen
       // Rows of B are contiguous: stream them (i-k-j order) so that large problems
       // sampled a few rows at a time (the benchmark's check) stay cache-friendly.
       std::fill(acc.begin(), acc.end(), 0.0);
+      std::fill(mag.begin(), mag.end(), 0.0);
       for (std::int64_t k = 0; k < K; ++k) {
         const double a = a_row[k];
         const ElementB* b_row = B + LayoutB::offset(k, 0, ldb);
-        for (std::int64_t j = 0; j < N; ++j) acc[j] += a * to_double(b_row[j]);
+        if (magnitude == nullptr) {
+          for (std::int64_t j = 0; j < N; ++j) acc[j] += a * to_double(b_row[j]);
+        } else {
+          for (std::int64_t j = 0; j < N; ++j) {
+            const double p = a * to_double(b_row[j]);
+            acc[j] += p;
+            mag[j] += std::fabs(p);
+          }
+        }
       }
     } else {
       // Columns of B are contiguous: one dot product per output element.
       for (std::int64_t j = 0; j < N; ++j) {
         const ElementB* b_col = B + LayoutB::offset(0, j, ldb);
-        double sum = 0.0;
-        for (std::int64_t k = 0; k < K; ++k) sum += a_row[k] * to_double(b_col[k]);
+        double sum = 0.0, abs_sum = 0.0;
+        if (magnitude == nullptr) {
+          for (std::int64_t k = 0; k < K; ++k) sum += a_row[k] * to_double(b_col[k]);
+        } else {
+          for (std::int64_t k = 0; k < K; ++k) {
+            const double p = a_row[k] * to_double(b_col[k]);
+            sum += p;
+            abs_sum += std::fabs(p);
+          }
+          mag[j] = abs_sum;
+        }
         acc[j] = sum;
       }
     }
     for (std::int64_t j = 0; j < N; ++j) {
       double d = alpha * acc[j];
-      if (beta != 0.0) d += beta * to_double(C[LayoutC::offset(i, j, ldc)]);
+      double m = magnitude != nullptr ? std::fabs(alpha) * mag[j] : 0.0;
+      if (beta != 0.0) {
+        const double bc = beta * to_double(C[LayoutC::offset(i, j, ldc)]);
+        d += bc;
+        m += std::fabs(bc);
+      }
       D[LayoutC::offset(i, j, ldd)] = from_double<ElementD>(d);
+      if (magnitude != nullptr) magnitude[LayoutC::offset(i, j, ldd)] = m;
     }
   }
 }
@@ -121,6 +152,21 @@ std::vector<double> reference_gemm_f64(const gemm::Arguments<EA, EB, EC>& args) 
                                             args.ldb, args.C, args.ldc, ref.data(), args.ldd,
                                             double(args.alpha), double(args.beta));
   return ref;
+}
+
+// The float64 result and each element's magnitude (|alpha| sum_k |a_ik b_kj| + |beta c_ij|),
+// both laid out like D (LayoutC, ldd), in one pass over k. args.D is not touched.
+struct Reference {
+  std::vector<double> value, magnitude;
+};
+template <class LayoutA, class LayoutB, class LayoutC, class EA, class EB, class EC>
+Reference reference_with_magnitude(const gemm::Arguments<EA, EB, EC>& args) {
+  const std::size_t n = std::size_t(matrix_span<LayoutC>(args.M, args.N, args.ldd));
+  Reference r{std::vector<double>(n), std::vector<double>(n)};
+  reference_gemm<LayoutA, LayoutB, LayoutC>(args.M, args.N, args.K, args.A, args.lda, args.B, args.ldb, args.C,
+                                            args.ldc, r.value.data(), args.ldd, double(args.alpha),
+                                            double(args.beta), r.magnitude.data());
+  return r;
 }
 
 // ---- random inputs ---------------------------------------------------------------------
@@ -202,42 +248,6 @@ void poison(std::vector<T>& v) {
   std::fill(v.begin(), v.end(), poison_value<T>());
 }
 
-// ---- tolerance -------------------------------------------------------------------------
-
-// Unit roundoff (half an ulp of 1.0) of a storage type.
-template <class T> constexpr double unit_roundoff();
-template <> constexpr double unit_roundoff<double>() { return 0x1p-53; }
-template <> constexpr double unit_roundoff<float>() { return 0x1p-24; }
-template <> constexpr double unit_roundoff<half_t>() { return 0x1p-11; }
-template <> constexpr double unit_roundoff<bfloat16_t>() { return 0x1p-8; }
-
-// Largest relative Frobenius error ||out - ref|| / ||ref|| a correct kernel may show
-// against the float64 reference, for kernels that accumulate in fp32 and round once to
-// ElementC. The reference reads the same rounded inputs, so input rounding is not an
-// error here. Derivation:
-//  - Accumulation: K fp32 additions, each rounding by at most u = 2^-24 relative to
-//    the running sum. With zero-mean random data the running sums are about the size
-//    of the result and the errors are independent, so they add up like a random walk:
-//    about sqrt(K/3) * u relative (Higham, "probabilistic rounding error analysis").
-//    We allow 16 * sqrt(K) * u: room for fp32 inputs whose products round (non-fused
-//    paths), tensor cores that truncate rather than round when they align addends,
-//    and split-K orders; a real bug (a skipped k, a wrong tile) errs by >= 1/sqrt(K),
-//    hundreds of times more.
-//  - Output rounding: at most unit_roundoff<ElementC>() per element, hence at most that
-//    in the Frobenius norm: 2^-24 for fp32, 2^-11 for fp16, 2^-8 for bf16 outputs.
-// Examples: fp32 out, K = 4096: 6.1e-5; fp16 out: 5.5e-4; bf16 out: 4.0e-3.
-// ElementA is a parameter so that input formats with their own error (tf32, fp8
-// inputs scaled per block) can get their own rule; for fp32, fp16 and bf16 inputs the
-// products are either exact in fp32 (16-bit) or covered by the factor above (fp32).
-template <class ElementA, class ElementC>
-double tolerance(std::int64_t K) {
-  static_assert(std::is_same_v<ElementA, float> || std::is_same_v<ElementA, half_t> ||
-                    std::is_same_v<ElementA, bfloat16_t> || std::is_same_v<ElementA, double>,
-                "tolerance<ElementA, ElementC>: no error model for this input type");
-  const double k = double(K > 1 ? K : 1);
-  return 16.0 * std::sqrt(k) * unit_roundoff<float>() + unit_roundoff<ElementC>();
-}
-
 // ---- comparison ------------------------------------------------------------------------
 
 struct CompareResult {
@@ -249,21 +259,40 @@ struct CompareResult {
   double max_abs_scaled = 0.0; // max |out - ref| / max |ref|
   std::int64_t worst_row = -1, worst_col = -1;
   double worst_out = 0.0, worst_ref = 0.0;
+  // Per element, when compare() was given magnitudes and an ElementBound: written, finite
+  // elements whose error exceeds their own bound, and the element with the largest error /
+  // bound (its row, column, output, reference and bound).
+  bool element_checked = false;
+  std::int64_t beyond_bound = 0;
+  double worst_ratio = 0.0;
+  std::int64_t ratio_row = -1, ratio_col = -1;
+  double ratio_out = 0.0, ratio_ref = 0.0, ratio_bound = 0.0;
+
+  // Every element within its own bound (when bounds were given), written and finite.
+  bool elements_passed() const { return nan == 0 && unwritten == 0 && beyond_bound == 0; }
 
   // Normwise within tol, elementwise within 2 * tol of the largest reference entry (an
   // element's accumulation error can exceed the average; a wrong element exceeds both),
-  // and every element written and finite.
+  // each element within its own bound when bounds were given, and every element written
+  // and finite.
   bool passed(double tol) const {
-    return nan == 0 && unwritten == 0 && rel_fro <= tol && max_abs_scaled <= 2.0 * tol;
+    return elements_passed() && rel_fro <= tol && max_abs_scaled <= 2.0 * tol;
   }
 
   std::string describe() const {
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "rel_fro=%.3e max_abs=%.3e (%.3e of max|ref|) worst at (%lld,%lld): "
-                  "out=%.8g ref=%.8g; NaN/inf=%lld unwritten=%lld of %lld",
-                  rel_fro, max_abs, max_abs_scaled, (long long)worst_row, (long long)worst_col,
-                  worst_out, worst_ref, (long long)nan, (long long)unwritten, (long long)count);
+    char buf[640];
+    int n = std::snprintf(buf, sizeof buf,
+                          "rel_fro=%.3e max_abs=%.3e (%.3e of max|ref|) worst at (%lld,%lld): "
+                          "out=%.8g ref=%.8g; NaN/inf=%lld unwritten=%lld of %lld",
+                          rel_fro, max_abs, max_abs_scaled, (long long)worst_row, (long long)worst_col,
+                          worst_out, worst_ref, (long long)nan, (long long)unwritten, (long long)count);
+    if (element_checked && n > 0 && std::size_t(n) < sizeof buf) {
+      std::snprintf(buf + n, sizeof buf - std::size_t(n),
+                    "; %lld elements beyond their bound, largest |out - ref| / bound %.3g at (%lld,%lld): "
+                    "out=%.8g ref=%.8g bound=%.3g",
+                    (long long)beyond_bound, worst_ratio, (long long)ratio_row, (long long)ratio_col, ratio_out,
+                    ratio_ref, ratio_bound);
+    }
     return buf;
   }
 };
@@ -273,10 +302,14 @@ struct CompareResult {
 // ref may be double (the float64 reference) or any element type (another kernel).
 // Unwritten and non-finite elements are counted and left out of the error norms, so
 // that one NaN does not hide how close the rest is.
+// With `magnitude` (laid out like ref) each written, finite element is also held to
+// bound(ref, magnitude) (ElementBound above).
 template <class Layout, class TOut, class TRef>
 CompareResult compare(std::int64_t M, std::int64_t N, const TOut* out, std::int64_t ld_out,
-                      const TRef* ref, std::int64_t ld_ref) {
+                      const TRef* ref, std::int64_t ld_ref, const double* magnitude = nullptr,
+                      const ElementBound& bound = {}) {
   CompareResult r;
+  r.element_checked = magnitude != nullptr;
   double diff2 = 0.0, ref2 = 0.0, ref_max = 0.0;
   for (std::int64_t i = 0; i < M; ++i) {
     for (std::int64_t j = 0; j < N; ++j) {
@@ -303,6 +336,19 @@ CompareResult compare(std::int64_t M, std::int64_t N, const TOut* out, std::int6
         r.worst_ref = x;
       }
       diff2 += (y - x) * (y - x);
+      if (magnitude != nullptr) {
+        const double b = bound(x, magnitude[Layout::offset(i, j, ld_ref)]);
+        if (!(e <= b)) ++r.beyond_bound;
+        const double ratio = e / b;  // b > 0: the underflow term
+        if (ratio > r.worst_ratio || r.ratio_row < 0) {
+          r.worst_ratio = ratio;
+          r.ratio_row = i;
+          r.ratio_col = j;
+          r.ratio_out = y;
+          r.ratio_ref = x;
+          r.ratio_bound = b;
+        }
+      }
     }
   }
   if (ref2 > 0.0) {

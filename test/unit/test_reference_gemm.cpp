@@ -312,7 +312,8 @@ TEST_CASE("tolerance: grows like sqrt(K), floors at the output rounding", "[refe
 TEST_CASE("reference + compare + tolerance: fp32 sums pass, a dropped term fails",
           "[reference]") {
   // Emulate a correct kernel (fp32 accumulation) and a buggy one (misses k = K-1) on
-  // random data; the tolerance must separate them.
+  // random data; the tolerance must separate them, and so must each element's own bound
+  // (element_bound, from the magnitudes the reference carries).
   const std::int64_t M = 16, N = 16, K = 1031;
   const auto seed = fresh_seed();
   INFO("seed " << seed);
@@ -321,6 +322,8 @@ TEST_CASE("reference + compare + tolerance: fp32 sums pass, a dropped term fails
   fill_random(B, seed + 1);
   gemm::Arguments<float, float, float> args{M, N, K, A.data(), K, B.data(), N, nullptr, N, nullptr, N, 1.0f, 0.0f};
   const auto ref = reference_gemm_f64<RowMajor, RowMajor, RowMajor>(args);
+  const Reference with_magnitude = reference_with_magnitude<RowMajor, RowMajor, RowMajor>(args);
+  CHECK(with_magnitude.value == ref);  // the same sums, the magnitudes beside them
   std::vector<float> good(std::size_t(M * N)), bad(std::size_t(M * N));
   for (std::int64_t i = 0; i < M; ++i)
     for (std::int64_t j = 0; j < N; ++j) {
@@ -339,4 +342,12 @@ TEST_CASE("reference + compare + tolerance: fp32 sums pass, a dropped term fails
   CHECK(g.passed(tol));
   CHECK(g.rel_fro > 0.0);  // fp32 really did round
   CHECK_FALSE(b.passed(tol));
+  const ElementBound bound = element_bound<float, float>(K);
+  const double* magnitude = with_magnitude.magnitude.data();
+  const CompareResult ge = compare<RowMajor>(M, N, good.data(), N, ref.data(), N, magnitude, bound);
+  const CompareResult be = compare<RowMajor>(M, N, bad.data(), N, ref.data(), N, magnitude, bound);
+  INFO(ge.describe() << " | " << be.describe());
+  CHECK(ge.elements_passed());
+  CHECK(ge.worst_ratio > 0.0);
+  CHECK(be.beyond_bound > M * N / 2);  // |a b| of the last k against about 1 % of sum |a b|
 }

@@ -38,6 +38,7 @@
 #include "tessera/gemm/problem_set_checks.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/stream.hpp"
+#include "tessera/runtime/zero_bytes.hpp"
 
 namespace tessera::gemm {
 
@@ -110,6 +111,13 @@ struct Gemm {
     const Status found = current_device(&d);
     if (!ok(found)) return found;
     if (!supports(d)) return Status::kErrorWrongArchitecture;
+    // A grouped kernel writes problems.status only when it clamps a size: the flag is set to
+    // kSuccess first, on the stream, so that it says what this call found (problem_set.hpp).
+    if (a.problems.status != nullptr) {
+      static_assert(int(Status::kSuccess) == 0, "Tessera: problems.status is cleared to kSuccess by zeroing it");
+      const Status cleared = zero_bytes_async(a.problems.status, sizeof(*a.problems.status), stream);
+      if (!ok(cleared)) return cleared;
+    }
     if (a.M == 0 || a.N == 0 || a.problems.count == 0) return Status::kSuccess;  // nothing to write
     if (reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
       return Status::kErrorWorkspaceMisaligned;

@@ -22,7 +22,10 @@
 // each replay). Sizes out of range never make the kernel read or write outside A, B, C and D:
 // it clamps them (a negative count to 0, an end before the previous group's end to that end,
 // rows past M cut off) and, when `status` is given, writes kErrorGroupRowsOutOfRange there as an
-// int32 (Status's value); it never writes kSuccess, so clear the flag before the call.
+// int32 (Status's value). run() first sets the flag to kSuccess (0) on the call's stream, so
+// once the call's work is done it says what this call found, whatever an earlier call left
+// there; a call refused on the host (run() returns an error) leaves it untouched, and one with
+// nothing to compute (M, N or count 0) reads no sizes and leaves kSuccess.
 #pragma once
 #include <cstdint>
 
@@ -34,7 +37,8 @@ struct ProblemSet {
   std::int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
   const std::int32_t* group_ends = nullptr;  // grouped, contiguous layout: device memory
   const std::int32_t* group_rows = nullptr;  // grouped, masked layout: device memory
-  std::int32_t* status = nullptr;            // grouped, optional: device memory
+  std::int32_t* status = nullptr;            // grouped, optional: device memory; run() sets it to
+                                             // kSuccess, the kernel to kErrorGroupRowsOutOfRange
 };
 
 // Where problem p's operands start: element offsets p * stride from A, B, C and D (the kernel's

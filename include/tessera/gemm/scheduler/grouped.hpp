@@ -20,7 +20,8 @@
 // Out-of-range sizes are clamped the same way on every read (the kernel's roles must agree):
 // contiguous, an end below the previous group's end gives an empty group and an end past M is
 // cut to M; masked, a count below 0 is 0 and above M is M. units() (every role calls it through
-// units_of) then writes kErrorGroupRowsOutOfRange to problems.status when given.
+// units_of) then writes kErrorGroupRowsOutOfRange to problems.status when given; it never
+// writes success: Gemm::run (gemm.hpp) sets the flag to kSuccess on the stream before the launch.
 #pragma once
 #include <cstdint>
 #include <type_traits>
