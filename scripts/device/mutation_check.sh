@@ -46,7 +46,7 @@ build_mutant() {  # <name> <header> <sed expression> <test source>
   fi
   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -DTESSERA_GPU_TEST_REQUIRES_CC=90 \
     -I "$work/include" -I test/support -I test/gpu -I .carry -I /usr/include \
-    "$source" test/gpu/gpu_main.cpp -o "$work/$name"
+    "$source" test/gpu/gpu_main.cpp test/gpu/gpu_required_cc.cpp -o "$work/$name"
 }
 
 if [[ -z $mutants ]]; then
