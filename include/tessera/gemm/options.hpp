@@ -18,10 +18,10 @@
 //                                      (gemm/epilogue/epilogue.hpp; default LinearCombination)
 //   option::Scheduler<S>               how output tiles (and K ranges) become units of work
 //                                      (gemm/scheduler/tile_scheduler.hpp; default: the family's own)
-//   option::Scales<M>                  fp8 operands only: how A and B are scaled (gemm/scale_mode.hpp;
-//                                      default scale::PerTensor<>): the wgmma family's float scales
-//   option::OperandScales<M>           low-precision operands: how A and B are scaled
-//                                      (gemm/operand_scales.hpp; MFMA, tcgen05)
+//   option::Scales<M>                  how A and B are scaled (gemm/scale_mode.hpp): each family
+//                                      takes the modes it implements (wgmma fp8: scale::PerTensor,
+//                                      PerRowColumn, Blockwise, the default PerTensor; MFMA:
+//                                      scale::None, PerTensor, Mx; tcgen05: scale::None, Mx, Nvfp4)
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
 //                              option::Tile<GemmShape<128, 128, 64>>, option::OutputElement<bf16>,
@@ -58,7 +58,6 @@ struct OutputElement {};
 struct Epilogue {};
 struct Scheduler {};
 struct Scales {};
-struct OperandScales {};
 }  // namespace kind
 
 // Every option derives from Option<its kind>.
@@ -133,11 +132,8 @@ struct Scheduler : Option<kind::Scheduler> {
 template <class M>
 struct Scales : Option<kind::Scales> {
   static_assert(scale::is_scale_mode<M>,
-                "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise");
-  using type = M;
-};
-template <class M>
-struct OperandScales : Option<kind::OperandScales> {
+                "Tessera option::Scales: give a scale mode: scale::None, PerTensor, PerRowColumn, Blockwise, Mx, "
+                "Nvfp4 or Fast<PerTensor or PerRowColumn> (gemm/scale_mode.hpp)");
   using type = M;
 };
 
@@ -195,7 +191,6 @@ struct ConfigOptions {
   using ElementD = typename Get<option::kind::OutputElement, option::OutputElement<ElementC>>::type;
   using Epilogue = typename Get<option::kind::Epilogue, option::Epilogue<LinearCombination>>::type;
   using Scheduler = typename Get<option::kind::Scheduler, option::Scheduler<DefaultScheduler>>::type;
-  using Scales = typename Get<option::kind::Scales, option::Scales<scale::PerTensor<>>>::type;
   static constexpr bool kEpilogueGiven = kGiven<option::kind::Epilogue>;
   static constexpr bool kScalesGiven = kGiven<option::kind::Scales>;
 };

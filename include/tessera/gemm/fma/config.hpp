@@ -74,7 +74,6 @@ struct FmaConfig
   TESSERA_CONFIG_REFUSES("FmaConfig", AccumulatorBuffers);
   TESSERA_CONFIG_REFUSES("FmaConfig", StagingBoxes);
   TESSERA_CONFIG_REFUSES("FmaConfig", Scales);
-  TESSERA_CONFIG_REFUSES("FmaConfig", OperandScales);
 
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;

@@ -133,7 +133,7 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 }  // namespace detail
 
 // Options (options.hpp): D's element type, the epilogue, the operand scales
-// (low-precision inputs: operand_scale::None, PerTensor, or Mx on gfx950); the scheduler is
+// (low-precision inputs: scale::None, PerTensor, or Mx on gfx950); the scheduler is
 // scheduler::DataParallel (one tile per workgroup), scheduler::StreamK (a persistent grid:
 // data-parallel, split-K or stream-K per call, with a workspace) or a batch's or groups'
 // (problem_set.hpp); low-precision inputs take scheduler::DataParallel only.
@@ -147,7 +147,7 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 // Options (options.hpp), each with its default: option::Tile<GemmShape<M, N, K>> (the block tile,
 // GemmShape<256, 256, 64>), option::Schedule<S> (schedule::Auto<>: chosen by
 // schedule::select_schedule), option::Stages<N> (2), option::Instruction<I> (the target's
-// default for A and B: detail::DefaultMfmaInstructionFor), option::OperandScales<M>, and
+// default for A and B: detail::DefaultMfmaInstructionFor), option::Scales<M>, and
 // option::OutputElement, Epilogue, Scheduler.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class... Options_>
@@ -159,7 +159,7 @@ struct MfmaConfig
   using Options = typename Base::Options;
   using BlockTile = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<256, 256, 64>>>::type;
   using OperandScales =
-      typename Options::template Get<option::kind::OperandScales, option::OperandScales<operand_scale::None>>::type;
+      typename Options::template Get<option::kind::Scales, option::Scales<scale::None>>::type;
   TESSERA_CONFIG_REFUSES("MfmaConfig", Cluster);
   TESSERA_CONFIG_REFUSES("MfmaConfig", ThreadTile);
   TESSERA_CONFIG_REFUSES("MfmaConfig", Accumulator);
@@ -176,7 +176,7 @@ struct MfmaConfig
   using Atom = mma::MfmaAtom<Instruction>;
   // With operand scales the configuration's epilogue is ScaledOperands around the option's
   // (its Arguments carry the scales: gemm/operand_scales.hpp).
-  using Epilogue = std::conditional_t<std::is_same_v<OperandScales, operand_scale::None>, typename Base::Epilogue,
+  using Epilogue = std::conditional_t<std::is_same_v<OperandScales, scale::None>, typename Base::Epilogue,
                                       ScaledOperands<OperandScales, typename Base::Epilogue>>;
   static constexpr int kStages = Options::template Get<option::kind::Stages, option::Stages<2>>::value;
 
@@ -265,13 +265,14 @@ struct MfmaConfig
   static_assert(!kLowp || (kKContiguousA && kKContiguousB),
                 "Tessera MFMA GEMM: fp8, fp6 and fp4 operands must be K-contiguous (A row-major, B "
                 "column-major): the copy into LDS does not transpose 8-bit or packed elements");
-  static_assert(kLowp || std::is_same_v<OperandScales, operand_scale::None>,
+  static_assert(kLowp || std::is_same_v<OperandScales, scale::None>,
                 "Tessera MFMA GEMM: operand scales are for fp8, fp6 and fp4 operands");
-  static_assert(!Base::Options::kScalesGiven,
-                "Tessera MFMA GEMM: option::Scales is the wgmma family's fp8 scaling; the MFMA family reads "
-                "option::OperandScales<operand_scale::PerTensor or Mx> (gemm/operand_scales.hpp)");
-  static_assert(!kBlockScaled || (std::is_same_v<OperandScales, operand_scale::Mx> && std::is_same_v<Arch_, Gfx950>),
-                "Tessera MFMA GEMM: block scales are MX (operand_scale::Mx: one e8m0 per 32 values of K), applied "
+  static_assert(std::is_same_v<OperandScales, scale::None> || std::is_same_v<OperandScales, scale::PerTensor> ||
+                    std::is_same_v<OperandScales, scale::Mx>,
+                "Tessera MFMA GEMM: the MFMA family takes the scale modes scale::None, PerTensor and Mx (gfx950); "
+                "PerRowColumn, Blockwise and Fast<...> are the wgmma family's, Nvfp4 the tcgen05 family's");
+  static_assert(!kBlockScaled || (std::is_same_v<OperandScales, scale::Mx> && std::is_same_v<Arch_, Gfx950>),
+                "Tessera MFMA GEMM: block scales are MX (scale::Mx: one e8m0 per 32 values of K), applied "
                 "by gfx950's v_mfma_scale instructions; gfx942 has none, and NVFP4 is an sm_100a format");
   static_assert(!kBlockScaled || kScaleBlocks == 4 || kScaleBlocks == 8,
                 "Tessera MFMA GEMM: with MX scales BlockTile K must be 128 or 256 values (4 or 8 scale blocks "

@@ -15,7 +15,7 @@
 // into the byte-a-value layout the MMA reads: K must be a multiple of 128, A and B 32-byte
 // aligned with pitches of a multiple of 32 bytes (the launcher's check() names the problem).
 //
-// Block scales (option::OperandScales<operand_scale::Mx> or <operand_scale::Nvfp4>,
+// Block scales (option::Scales<scale::Mx> or <scale::Nvfp4>,
 // gemm/operand_scales.hpp) run the block-scaled kinds (mma/umma_block_scaled_atom.hpp): MX on
 // two fp4 operands .kind::mxf4 (scale_vec::2X; fp4 read packed, a K tile of 256 values), MX on
 // any other mix .kind::mxf8f6f4 (scale_vec::1X), NVFP4 (fp4 operands only) .kind::mxf4nvf4
@@ -211,9 +211,9 @@ struct UmmaConfig
   static constexpr bool kSubByteB = mma::umma::is_umma_sub_byte<typename Base::ElementB>;
   // ---- block scales ------------------------------------------------------------------------
   using OperandScales =
-      typename Options::template Get<option::kind::OperandScales, option::OperandScales<operand_scale::None>>::type;
+      typename Options::template Get<option::kind::Scales, option::Scales<scale::None>>::type;
   static constexpr bool kBlockScaled = OperandScales::kBlock;
-  static constexpr bool kNvfp4 = std::is_same_v<OperandScales, operand_scale::Nvfp4>;
+  static constexpr bool kNvfp4 = std::is_same_v<OperandScales, scale::Nvfp4>;
   static constexpr bool kFp4Operands =
       std::is_same_v<ElementA_, float4_e2m1x2_t> && std::is_same_v<ElementB_, float4_e2m1x2_t>;
   // MX on two fp4 operands: .kind::mxf4 (fp4 packed in the stages); NVFP4: .kind::mxf4nvf4;
@@ -236,13 +236,14 @@ struct UmmaConfig
   // Arguments carry the scale tensors, operand_scales.hpp); the scaling itself is the MMA's.
   using Epilogue = std::conditional_t<kBlockScaled, ScaledOperands<OperandScales, typename Base::Epilogue>,
                                       typename Base::Epilogue>;
-  static_assert(!OperandScales::kPerTensor,
-                "Tessera UmmaConfig: the tcgen05 family applies block scales (operand_scale::Mx, operand_scale::Nvfp4) "
-                "with its block-scaled MMA kinds; per-tensor operand scales are not built for it (fold them into alpha)");
+  static_assert(std::is_same_v<OperandScales, scale::None> || kBlockScaled,
+                "Tessera UmmaConfig: the tcgen05 family takes the scale modes scale::None, Mx and Nvfp4 (block scales, "
+                "applied by its block-scaled MMA kinds); per-tensor scales are not built for it (fold them into "
+                "alpha), PerRowColumn, Blockwise and Fast<...> are the wgmma family's");
   static_assert(!kBlockScaled || kLowp,
-                "Tessera UmmaConfig: block scales (operand_scale::Mx, Nvfp4) are for fp8, fp6 and fp4 operands");
+                "Tessera UmmaConfig: block scales (scale::Mx, Nvfp4) are for fp8, fp6 and fp4 operands");
   static_assert(!kNvfp4 || kFp4Operands,
-                "Tessera UmmaConfig: NVFP4 scales (operand_scale::Nvfp4: ue4m3 per 16 values) are applied by "
+                "Tessera UmmaConfig: NVFP4 scales (scale::Nvfp4: ue4m3 per 16 values) are applied by "
                 ".kind::mxf4nvf4, whose operands are both fp4 (float4_e2m1x2_t)");
   static_assert(!kBlockScaled || TileShape::kK % (kBlockScaled ? 4 * kValuesPerScale : 1) == 0,
                 "Tessera UmmaConfig: with block scales the K tile must hold whole 32-bit words of scale factors "
@@ -287,9 +288,6 @@ struct UmmaConfig
 
   static_assert(is_mma_output<ElementC_> && is_mma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(!Base::Options::kScalesGiven,
-                "Tessera UmmaConfig: option::Scales is the wgmma family's fp8 scaling; the tcgen05 family takes "
-                "block scales through option::OperandScales<operand_scale::Mx or Nvfp4> (gemm/operand_scales.hpp)");
   static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "

@@ -55,7 +55,8 @@ constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * bo
 //   option::Cluster<M, N>              CTAs sharing operand tiles by multicast (1 x 1)
 //   option::Stages<N>                  pipeline stages (0: as many as fit)
 //   option::StagingBoxes<N>            epilogue staging boxes per consumer warpgroup (2)
-//   option::Scales<M>                  fp8 operands: scale::PerTensor<>, PerRowColumn<>, Blockwise
+//   option::Scales<M>                  fp8 operands: scale::PerTensor (the default), PerRowColumn,
+//                                      Blockwise, Fast<PerTensor or PerRowColumn>
 //   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
 //   persistent over the tiles; or scheduler::StreamK, gemm/scheduler/stream_k.hpp).
 // The shared memory is planned in wgmma/smem_plan.hpp.
@@ -69,7 +70,7 @@ struct WgmmaConfig
   using Options = typename Base::Options;
   // fp8 operands: scaled per the scale mode, their epilogue the fp8 one.
   static constexpr bool kFp8 = is_ocp_float8<ElementA_>;
-  using Scales = typename Base::Options::Scales;
+  using Scales = typename Options::template Get<option::kind::Scales, option::Scales<scale::PerTensor>>::type;
   using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Base::ElementD>, typename Base::Options::Epilogue>;
   using TileShape = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<128, 256, 64>>>::type;
   using ClusterOption = typename Options::template Get<option::kind::Cluster, option::Cluster<1, 1>>;
@@ -80,7 +81,6 @@ struct WgmmaConfig
   TESSERA_CONFIG_REFUSES("WgmmaConfig", MinBlocksPerSm);
   TESSERA_CONFIG_REFUSES("WgmmaConfig", CtaGroup);
   TESSERA_CONFIG_REFUSES("WgmmaConfig", AccumulatorBuffers);
-  TESSERA_CONFIG_REFUSES("WgmmaConfig", OperandScales);
   static constexpr int kBlockM = TileShape::kM;
   static constexpr int kBlockN = TileShape::kN;
   static constexpr int kBlockK = TileShape::kK;
@@ -134,6 +134,11 @@ struct WgmmaConfig
                 "(Fp8Scaling): option::Epilogue is not taken with fp8 operands");
   static_assert(kFp8 || !Base::Options::kScalesGiven,
                 "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
+  static_assert(Scales::kKind == scale::Kind::kPerTensor || Scales::kKind == scale::Kind::kPerRowColumn ||
+                    Scales::kKind == scale::Kind::kBlockwise,
+                "Tessera WgmmaConfig: the wgmma family takes the scale modes scale::PerTensor, PerRowColumn and "
+                "Blockwise (or Fast<PerTensor or PerRowColumn>), applied to fp8 operands in software; scale::None, "
+                "Mx and Nvfp4 are not built for it");
   static_assert(!kFp8 || kBlockK % 32 == 0,
                 "Tessera WgmmaConfig: with fp8 operands the K tile must be a multiple of 32 (one wgmma "
                 "m64nNk32 step)");
@@ -146,7 +151,7 @@ struct WgmmaConfig
   static_assert(!kFp8 || !Scales::kPromoted || 2 * kAccumulators <= 192,
                 "Tessera WgmmaConfig: promoted fp8 accumulation keeps the K tile's sums beside the fp32 "
                 "accumulators, and both would not fit a consumer thread's registers: use at most 64 rows x "
-                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or Accumulation::kFast");
+                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or scale::Fast<...>");
   static_assert(!kFp8 || kBlockN >= 64,
                 "Tessera WgmmaConfig: fp8 operands need an N tile of at least 64");
   static_assert(!is_ocp_float8<typename Base::ElementD> || kBlockN % 128 == 0,
