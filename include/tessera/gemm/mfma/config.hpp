@@ -6,9 +6,10 @@
 //       tessera::bfloat16_t, tessera::ColumnMajor,   // B
 //       float, tessera::RowMajor>;                   // C and D
 //
-// Defaults: a 256x256x64 block tile, 2 stages (next tile in registers, one LDS buffer),
-// the schedule chosen by schedule::select_schedule (four ping-pong clusters for this
-// tile), the architecture's default MFMA instruction (mma/mfma_atom.hpp). Host-includable.
+// Defaults (each an option: option::Tile, Stages, Schedule, Instruction): a 256x256x64 block
+// tile, 2 stages (next tile in registers, one LDS buffer), the schedule chosen by
+// schedule::select_schedule (four ping-pong clusters for this tile), the architecture's
+// default MFMA instruction (mma/mfma_atom.hpp). Host-includable.
 #pragma once
 #include <cstdint>
 #include <type_traits>

@@ -159,9 +159,16 @@ struct UmmaRealigningConfig<false, UmmaConfig<EA, LA, EB, LB, EC, LC, Options...
 };
 }  // namespace detail
 
-// Options (options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK). Shared and tensor memory are planned
-// in umma/smem_plan.hpp.
+// Options (options.hpp), each with its default:
+//   option::Tile<GemmShape<M, N, K>>   the MMA tile (GemmShape<128, 256, 64>; M 256 on a CTA pair)
+//   option::CtaGroup<G>                OneCta or CtaPair (OneCta)
+//   option::Cluster<M, N>              CTAs sharing operand tiles by multicast (1 x 1)
+//   option::AccumulatorBuffers<N>      tensor-memory accumulator buffers (2)
+//   option::Stages<N>                  pipeline stages (0: as many as fit)
+//   option::Scales<M>                  scale::None, Mx or Nvfp4 (block scales)
+//   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
+//   persistent over the tiles; or scheduler::StreamK).
+// Shared and tensor memory are planned in umma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class... Options_>
 struct UmmaConfig
