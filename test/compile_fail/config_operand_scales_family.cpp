@@ -6,10 +6,11 @@
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Extra = gemm::option::OperandScales<gemm::operand_scale::PerTensor>;
+using Extra = gemm::option::Scales<gemm::scale::PerTensor>;
 #else
 using Extra = gemm::option::OutputElement<float>;
 #endif
-using Config = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor, float,
-                               GemmShape<128, 256, 16>, GemmShape<8, 8, 1>, 2, 1, Extra>;
+using Config = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 256, 16>>,
+                               gemm::option::ThreadTile<GemmShape<8, 8, 1>>, Extra>;
 static_assert(sizeof(Config) > 0, "");

@@ -6,10 +6,10 @@
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Extra = gemm::option::Scales<gemm::scale::PerTensor<>>;
+using Extra = gemm::option::Scales<gemm::scale::PerTensor>;
 #else
 using Extra = gemm::option::OutputElement<float>;
 #endif
 using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 256, 128>, gemm::OneCta, gemm::ClusterShape<1, 1>, 2, 0, Extra>;
+                                gemm::option::Tile<GemmShape<128, 256, 128>>, Extra>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run
