@@ -1,4 +1,4 @@
-// Only the families with low-precision operands read option::OperandScales; the FMA family
+// Only the families that scale operands read option::Scales; the FMA family
 // refuses it rather than ignore it.
 #include "tessera/gemm/fma/config.hpp"
 #include "tessera/gemm/operand_scales.hpp"

@@ -1,12 +1,12 @@
-// option::Scales (the wgmma family's fp8 scaling) on an MFMA fp8 configuration: refused, not
-// ignored; the MFMA family's scales are option::OperandScales.
+// A scale mode of the wgmma family's fp8 scaling (block floats per 1x128 / 128x128) on an MFMA
+// fp8 configuration: refused, not ignored (the MFMA family takes scale::None, PerTensor, Mx).
 #include "tessera/gemm/mfma/config.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Extra = gemm::option::Scales<gemm::scale::PerTensor>;
+using Extra = gemm::option::Scales<gemm::scale::Blockwise>;
 #else
 using Extra = gemm::option::Scales<gemm::scale::PerTensor>;
 #endif
