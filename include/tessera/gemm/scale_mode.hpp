@@ -114,13 +114,19 @@ inline constexpr bool is_scale_mode<Fast<Mode>> = is_scale_mode<Mode>;
 
 }  // namespace scale
 
-// One operand's scales in memory (the modes above say how they are laid out). ld before size,
-// as the block-scale tensors had it (ld, count), so that no brace list changes meaning.
+// One operand's scales in memory (the modes above say how they are laid out): {data, ld, size},
+// ld before size as the block-scale tensors had it (ld, count). The constructor keeps it from
+// being an aggregate: a flat brace list of the former eight Fp8ScaleArguments fields no longer
+// compiles (brace elision would have read its sizes as leading dimensions).
 template <class T = float>
 struct ScaleTensor {
   const T* data = nullptr;
   std::int64_t ld = 0;    // the mode's leading dimension; 0: the smallest it allows
   std::int64_t size = 0;  // values the allocation holds from data
+
+  constexpr ScaleTensor() = default;
+  constexpr ScaleTensor(const T* data_, std::int64_t ld_ = 0, std::int64_t size_ = 0)
+      : data(data_), ld(ld_), size(size_) {}
 };
 
 }  // namespace tessera::gemm
