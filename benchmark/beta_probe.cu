@@ -9,8 +9,8 @@
 using namespace tessera;
 using bf16 = bfloat16_t;
 using Default = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor>;
-using Boxes4 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 256, 64>,
-                                 schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0, gemm::option::StagingBoxes<4>>;
+using Boxes4 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::StagingBoxes<4>>;
 template <class C>
 float run_ms(const probe::Extents& s, probe::Operands& o, float beta, const probe::Timing& t) {
   typename gemm::Gemm<C>::Args a{s.M, s.N, s.K, o.a, s.K, o.b, s.K, o.d, s.N, o.d, s.N, 1.0f, beta};

@@ -29,10 +29,10 @@ using namespace tessera::gemm;
 namespace {
 
 template <class Mode, class Tile>
-using PerTensorF32 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor, Tile,
-                                 schedule::AutoSm90, ClusterShape<1, 1>, 0, option::Scales<Mode>>;
-using Fast = PerTensorF32<scale::PerTensor<Accumulation::kFast>, GemmShape<128, 256, 128>>;
-using Promoted = PerTensorF32<scale::PerTensor<>, GemmShape<128, 128, 128>>;
+using PerTensorF32 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
+                                 option::Tile<Tile>, option::Scales<Mode>>;
+using Fast = PerTensorF32<scale::Fast<scale::PerTensor>, GemmShape<128, 256, 128>>;
+using Promoted = PerTensorF32<scale::PerTensor, GemmShape<128, 128, 128>>;
 
 #define CHECK_CUDA(x)                                                                    \
   do {                                                                                   \

@@ -110,12 +110,15 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt, int sms) {
   using gemm::ClusterShape;
   using Sk = gemm::option::Scheduler<gemm::scheduler::StreamK>;
   using Dp256 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor>;
-  using Sk256 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 256, 64>,
-                                  schedule::Cooperative, ClusterShape<1, 1>, 0, Sk>;
-  using Sk128 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 128, 64>,
-                                  schedule::Cooperative, ClusterShape<1, 1>, 0, Sk>;
-  using Sk128Pp = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 128, 64>,
-                                    schedule::Pingpong, ClusterShape<1, 1>, 0, Sk>;
+  using Sk256 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
+                                  gemm::option::Tile<GemmShape<128, 256, 64>>,
+                                  gemm::option::Schedule<schedule::Cooperative>, Sk>;
+  using Sk128 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
+                                  gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                  gemm::option::Schedule<schedule::Cooperative>, Sk>;
+  using Sk128Pp = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
+                                    gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                    gemm::option::Schedule<schedule::Pingpong>, Sk>;
   run_tessera<Dp256>("wgmma 128x256 DataParallel", p, rows, sms);
   run_decompositions<Sk256>("StreamK 128x256", p, rows, sms);
   run_decompositions<Sk128>("StreamK 128x128 coop", p, rows, sms);

@@ -301,8 +301,7 @@ Error launch_fp8_tessera(Fp8Problem& p, ImplSlot& slot) {
     const Fp8Spec& s = p.spec;
     const typename G::Args a{s.M, s.N, s.K, reinterpret_cast<const E8*>(p.A.ptr), s.K,
                              reinterpret_cast<const E8*>(p.B.ptr), s.K, nullptr, s.N, p.D.ptr, s.N, 1.0f, 0.0f,
-                             {p.scale_a.ptr, std::int64_t(p.scale_a.count), s.block ? s.M : 0, p.scale_b.ptr,
-                              std::int64_t(p.scale_b.count), s.block ? p.sb_ld : 0, nullptr, nullptr}};
+                             {{p.scale_a.ptr, s.block ? s.M : 0, std::int64_t(p.scale_a.count)}, {p.scale_b.ptr, s.block ? p.sb_ld : 0, std::int64_t(p.scale_b.count)}, nullptr, nullptr}};
     return run_tessera<G>(a, slot);
   };
   if (p.spec.block) {
@@ -322,8 +321,9 @@ Fp8Impl tessera_fp8_impl(const std::string& name) {
 template <class Scales, class Tile = tessera::GemmShape<128, 128, 128>,
           class Cluster = tessera::gemm::ClusterShape<1, 1>>
 using Fp8Wgmma = tessera::gemm::WgmmaConfig<tessera::float8_e4m3_t, tessera::RowMajor, tessera::float8_e4m3_t,
-                                            tessera::ColumnMajor, tessera::bfloat16_t, tessera::RowMajor, Tile,
-                                            tessera::schedule::AutoSm90, Cluster, 0,
+                                            tessera::ColumnMajor, tessera::bfloat16_t, tessera::RowMajor,
+                                            tessera::gemm::option::Tile<Tile>,
+                                            tessera::gemm::option::Cluster<Cluster::kM, Cluster::kN>,
                                             tessera::gemm::option::Scales<Scales>>;
 #endif
 
@@ -336,9 +336,9 @@ std::vector<Fp8Impl> fp8_impls() {
   using tessera::GemmShape;
   using tessera::gemm::Accumulation;
   // 128 x 128 x 128, Cooperative, promoted every 128 of K: per tensor and per block.
-  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<>>, Fp8Wgmma<scale::Blockwise>>("tessera_wgmma"));
-  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<>, GemmShape<128, 192, 128>>, void>("tessera_wgmma_n192"));
-  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor<Accumulation::kFast>, GemmShape<128, 256, 128>>, void>(
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor>, Fp8Wgmma<scale::Blockwise>>("tessera_wgmma"));
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::PerTensor, GemmShape<128, 192, 128>>, void>("tessera_wgmma_n192"));
+  impls.push_back(tessera_fp8_impl<Fp8Wgmma<scale::Fast<scale::PerTensor>, GemmShape<128, 256, 128>>, void>(
       "tessera_wgmma_fast"));
 #endif
   return impls;

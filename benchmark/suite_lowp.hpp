@@ -210,8 +210,8 @@ struct LowpProblem : ProblemBase {
       a.epilogue.scales.a = {reinterpret_cast<const S*>(in.scale_a.ptr), ld, std::int64_t(in.scale_a.count)};
       a.epilogue.scales.b = {reinterpret_cast<const S*>(in.scale_b.ptr), ld, std::int64_t(in.scale_b.count)};
     } else if constexpr (kPerTensor) {
-      a.epilogue.scales.a = in.tensor_scales.ptr;
-      a.epilogue.scales.b = in.tensor_scales.ptr + 1;
+      a.epilogue.scales.a = {in.tensor_scales.ptr};
+      a.epilogue.scales.b = {in.tensor_scales.ptr + 1};
     }
     return a;
   }

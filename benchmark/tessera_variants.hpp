@@ -1,7 +1,7 @@
 // The Tessera GEMMs tessera_bench times, one line each. To time a new configuration or a
 // selector beside the ones here, add one line to tessera_gemm_variants, e.g.
 //
-//   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>>>>(
+//   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>>>>(
 //       "tessera_wgmma_128x128"));
 //   impls.push_back(tessera_impl<P, Gemm<Auto<EA, LA, EB, LB, EC, LC>>>("tessera_auto"));
 //
@@ -107,13 +107,14 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
   using tessera::GemmShape;
   using tessera::gemm::Gemm;
   using tessera::gemm::WgmmaConfig;
+  namespace option = tessera::gemm::option;
   // The default WgmmaConfig: 128 x 256 x 64 tiles, the schedule the rule picks
   // (Cooperative), no cluster (benchmark/notes/wgmma.md says why).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
   // The same tile with scheduler::StreamK: data-parallel, split-K or stream-K per call, by the
   // rule of gemm/scheduler/stream_k.hpp (benchmark/notes/stream_k.md).
-  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, tessera::GemmShape<128, 256, 64>,
-                                                   tessera::schedule::AutoSm90, tessera::gemm::ClusterShape<1, 1>, 0,
+  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC,
+                                                   option::Tile<tessera::GemmShape<128, 256, 64>>,
                                                    tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>>>>(
       "tessera_wgmma_streamk"));
   impls.push_back(tessera_impl<P, Gemm<tessera::gemm::Auto<EA, LA, EB, LB, EC, LC>>>("tessera_auto"));
@@ -128,24 +129,27 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
     impls.push_back(tessera_impl<P, Only<SmallMShapes, WgmmaSmallM<EA, LA, EB, LB, EC, LC, 32>>>("tessera_small_m32"));
     impls.push_back(tessera_impl<P, Only<SmallMShapes, WgmmaSmallM<EA, LA, EB, LB, EC, LC, 64>>>("tessera_small_m64"));
     impls.push_back(tessera_impl<P, Only<FewTileShapes, ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC,
-        GemmShape<128, 64, 64>, Cooperative>>>>("tessera_split_128x64"));
+        option::Tile<GemmShape<128, 64, 64>>, option::Schedule<Cooperative>>>>>("tessera_split_128x64"));
     impls.push_back(tessera_impl<P, Only<FewTileShapes, ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC,
-        GemmShape<128, 128, 64>, Cooperative>>>>("tessera_split_128x128"));
+        option::Tile<GemmShape<128, 128, 64>>, option::Schedule<Cooperative>>>>>("tessera_split_128x128"));
     impls.push_back(tessera_impl<P, Only<FewTileShapes, ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC,
-        GemmShape<128, 256, 64>, Cooperative>>>>("tessera_split_128x256"));
-    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, Cooperative,
-        ClusterShape<2, 1>>>>("tessera_wgmma_2x1"));
+        option::Tile<GemmShape<128, 256, 64>>, option::Schedule<Cooperative>>>>>("tessera_split_128x256"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 256, 64>>,
+                                                     option::Schedule<Cooperative>,
+        option::Cluster<2, 1>>>>("tessera_wgmma_2x1"));
     // Candidates for the shapes whose 128 x 256 tiles fill the SMs unevenly (a partial last wave).
     using tessera::gemm::option::Scheduler;
     using tessera::gemm::scheduler::StreamK;
-    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, Cooperative>>>(
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
+                                                     option::Schedule<Cooperative>>>>(
         "tessera_wgmma_128x128"));
-    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>,
-        tessera::schedule::Pingpong>>>("tessera_wgmma_128x128_pingpong"));
-    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, Cooperative,
-        ClusterShape<1, 1>, 0, Scheduler<StreamK>>>>("tessera_wgmma_128x128_streamk"));
-    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, Cooperative,
-        ClusterShape<2, 1>, 0, Scheduler<StreamK>>>>("tessera_wgmma_streamk_2x1"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
+        option::Schedule<tessera::schedule::Pingpong>>>>("tessera_wgmma_128x128_pingpong"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
+                                                     option::Schedule<Cooperative>, Scheduler<StreamK>>>>("tessera_wgmma_128x128_streamk"));
+    impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 256, 64>>,
+                                                     option::Schedule<Cooperative>,
+        option::Cluster<2, 1>, Scheduler<StreamK>>>>("tessera_wgmma_streamk_2x1"));
   }
 #endif
 #endif
@@ -190,7 +194,7 @@ template <class Scheduler, class Tile = tessera::GemmShape<128, 256, 64>, class 
           class... Options>
 using WgmmaBf16 = tessera::gemm::Gemm<tessera::gemm::WgmmaConfig<
     tessera::bfloat16_t, tessera::RowMajor, tessera::bfloat16_t, tessera::ColumnMajor, tessera::bfloat16_t,
-    tessera::RowMajor, Tile, Schedule, tessera::gemm::ClusterShape<1, 1>, 0,
+    tessera::RowMajor, tessera::gemm::option::Tile<Tile>, tessera::gemm::option::Schedule<Schedule>,
     tessera::gemm::option::Scheduler<Scheduler>, Options...>>;
 
 // Grouped, contiguous layout: A sorted by expert, the experts' end offsets in device memory.

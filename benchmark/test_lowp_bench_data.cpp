@@ -67,8 +67,8 @@ std::vector<typename Config::ElementD> emulated_d(const LowpHostData& d) {
     args.epilogue.scales.a = {reinterpret_cast<const S*>(sa.data.data()), d.scale_ld, std::int64_t(sa.size)};
     args.epilogue.scales.b = {reinterpret_cast<const S*>(sb.data.data()), d.scale_ld, std::int64_t(sb.size)};
   } else if constexpr (Mode::kPerTensor) {
-    args.epilogue.scales.a = tensor.data.data();
-    args.epilogue.scales.b = tensor.data.data() + 1;
+    args.epilogue.scales.a = {tensor.data.data()};
+    args.epilogue.scales.b = {tensor.data.data() + 1};
   }
   REQUIRE(emu_test::EmulatedGemm<Config>::run(args, nullptr) == tessera::Status::kSuccess);
   INFO(emu::describe_all());

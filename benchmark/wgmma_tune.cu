@@ -87,22 +87,30 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
   using schedule::Cooperative;
   using schedule::Pingpong;
   using gemm::ClusterShape;
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 256, 64>, Cooperative>>(
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 256, 64>>,
+                                gemm::option::Schedule<Cooperative>>>(
       "Cooperative 128x256 1x1", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 256, 64>, Cooperative,
-                                ClusterShape<2, 1>>>("Cooperative 128x256 2x1", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 256, 64>, Cooperative,
-                                ClusterShape<1, 2>>>("Cooperative 128x256 1x2", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<256, 128, 64>, Cooperative,
-                                ClusterShape<1, 2>>>("Cooperative 256x128 1x2", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<256, 128, 64>, Cooperative>>(
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 256, 64>>,
+                                gemm::option::Schedule<Cooperative>,
+                                gemm::option::Cluster<2, 1>>>("Cooperative 128x256 2x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 256, 64>>,
+                                gemm::option::Schedule<Cooperative>,
+                                gemm::option::Cluster<1, 2>>>("Cooperative 128x256 1x2", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<256, 128, 64>>,
+                                gemm::option::Schedule<Cooperative>,
+                                gemm::option::Cluster<1, 2>>>("Cooperative 256x128 1x2", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<256, 128, 64>>,
+                                gemm::option::Schedule<Cooperative>>>(
       "Cooperative 256x128 1x1", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 128, 64>, Pingpong>>(
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                gemm::option::Schedule<Pingpong>>>(
       "Pingpong 128x128 1x1", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<64, 256, 64>, Pingpong,
-                                ClusterShape<2, 1>>>("Pingpong 64x256 2x1", p, rows);
-  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, GemmShape<128, 128, 64>, Pingpong,
-                                ClusterShape<2, 1>>>("Pingpong 128x128 2x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<64, 256, 64>>,
+                                gemm::option::Schedule<Pingpong>,
+                                gemm::option::Cluster<2, 1>>>("Pingpong 64x256 2x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                gemm::option::Schedule<Pingpong>,
+                                gemm::option::Cluster<2, 1>>>("Pingpong 128x128 2x1", p, rows);
   std::printf("%lldx%lldx%lld  B %s-major\n", (long long)s.M, (long long)s.N, (long long)s.K, kRowB ? "row" : "col");
   probe::print_rows(rows, 2.0 * double(s.M) * double(s.N) * double(s.K),
                     g_no_blas ? 1.0f : std::min(rows[0].ms, rows[1].ms), 44);

@@ -46,70 +46,71 @@ using tessera::amd::MfmaLowpShape;
 using tessera::gemm::MfmaConfig;
 namespace schedule = tessera::schedule;
 namespace option = tessera::gemm::option;
-namespace operand_scale = tessera::gemm::operand_scale;
-using PerTensor = option::OperandScales<operand_scale::PerTensor>;
-using Mx = option::OperandScales<operand_scale::Mx>;
+namespace scale = tessera::gemm::scale;
+using PerTensor = option::Scales<scale::PerTensor>;
+using Mx = option::Scales<scale::Mx>;
 
 // ---- gfx942: fnuz fp8 and bf8, v_mfma_f32_32x32x16 / 16x16x32 ----------------------------
 // No ping-pong: 128x128x128, e4m3fnuz, fp32 out.
 using Fp8Baseline942 = MfmaConfig<Gfx942, float8_e4m3fnuz_t, RowMajor, float8_e4m3fnuz_t, ColumnMajor, float, RowMajor,
-                                  GemmShape<128, 128, 128>, schedule::NoPingPong<4>>;
+                                  option::Tile<GemmShape<128, 128, 128>>, option::Schedule<schedule::NoPingPong<4>>>;
 // One cluster: e4m3fnuz x e5m2fnuz, per-tensor scales, bf16 out.
 using Fp8OneCluster942 = MfmaConfig<Gfx942, float8_e4m3fnuz_t, RowMajor, float8_e5m2fnuz_t, ColumnMajor, bfloat16_t,
-                                    RowMajor, GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                    MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kBf8>, PerTensor>;
+                                    RowMajor, option::Tile<GemmShape<128, 128, 128>>,
+                                    option::Instruction<MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kBf8>>, PerTensor>;
 // One cluster, 16x16x32: e5m2fnuz x e4m3fnuz, fp16 column-major out.
 using Fp8OneCluster16x942 = MfmaConfig<Gfx942, float8_e5m2fnuz_t, RowMajor, float8_e4m3fnuz_t, ColumnMajor, half_t,
-                                       ColumnMajor, GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                       MfmaLowpShape<16, 16, 32, MfmaFormat::kBf8, MfmaFormat::kFp8>>;
+                                       ColumnMajor, option::Tile<GemmShape<128, 128, 128>>,
+                                       option::Instruction<MfmaLowpShape<16, 16, 32, MfmaFormat::kBf8, MfmaFormat::kFp8>>>;
 // Two clusters: 256x128x128, e4m3fnuz, per-tensor scales, fp32 column-major out.
 using Fp8TwoClusters942 = MfmaConfig<Gfx942, float8_e4m3fnuz_t, RowMajor, float8_e4m3fnuz_t, ColumnMajor, float,
-                                     ColumnMajor, GemmShape<256, 128, 128>, schedule::Auto<>, 2,
-                                     MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kFp8>, PerTensor>;
+                                     ColumnMajor, option::Tile<GemmShape<256, 128, 128>>,
+                                     option::Instruction<MfmaLowpShape<32, 32, 16, MfmaFormat::kFp8, MfmaFormat::kFp8>>, PerTensor>;
 // Four clusters: 256x256x128, e5m2fnuz x e5m2fnuz, fp32 out.
 using Fp8FourClusters942 = MfmaConfig<Gfx942, float8_e5m2fnuz_t, RowMajor, float8_e5m2fnuz_t, ColumnMajor, float,
-                                      RowMajor, GemmShape<256, 256, 128>>;
+                                      RowMajor, option::Tile<GemmShape<256, 256, 128>>>;
 
 // ---- gfx950: OCP fp8 and fp4, v_mfma[_scale]_f32_32x32x64 / 16x16x128_f8f6f4 -------------
 // No ping-pong: 128x128x128 MXFP8 (e4m3, ue8m0 per 32), fp32 out.
 using Mxfp8Baseline950 = MfmaConfig<Gfx950, float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
-                                    GemmShape<128, 128, 128>, schedule::NoPingPong<4>, 2,
-                                    MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8>, Mx>;
+                                    option::Tile<GemmShape<128, 128, 128>>, option::Schedule<schedule::NoPingPong<4>>,
+                                    option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8>>, Mx>;
 // One cluster: e5m2 x e4m3 without block scales (the unscaled f8f6f4 MFMA), per-tensor, bf16 out.
 using Fp8OneCluster950 = MfmaConfig<Gfx950, float8_e5m2_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
-                                    GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                    MfmaLowpShape<32, 32, 64, MfmaFormat::kBf8, MfmaFormat::kFp8>, PerTensor>;
+                                    option::Tile<GemmShape<128, 128, 128>>,
+                                    option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kBf8, MfmaFormat::kFp8>>, PerTensor>;
 // One cluster, 16x16x128: MXFP8 e4m3 x e5m2, fp16 column-major out.
 using Mxfp8OneCluster16x950 = MfmaConfig<Gfx950, float8_e4m3_t, RowMajor, float8_e5m2_t, ColumnMajor, half_t,
-                                         ColumnMajor, GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                         MfmaLowpShape<16, 16, 128, MfmaFormat::kFp8, MfmaFormat::kBf8>, Mx>;
+                                         ColumnMajor, option::Tile<GemmShape<128, 128, 128>>,
+                                         option::Instruction<MfmaLowpShape<16, 16, 128, MfmaFormat::kFp8, MfmaFormat::kBf8>>, Mx>;
 // Two clusters: 256x128x128 MXFP8 e4m3, fp32 column-major out.
 using Mxfp8TwoClusters950 = MfmaConfig<Gfx950, float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, ColumnMajor,
-                                       GemmShape<256, 128, 128>, schedule::Auto<>, 2,
-                                       MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8>, Mx>;
+                                       option::Tile<GemmShape<256, 128, 128>>,
+                                       option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kFp8, MfmaFormat::kFp8>>, Mx>;
 // Two clusters: 256x128x256 MXFP4 (e2m1 two a byte), bf16 out.
 using Mxfp4TwoClusters950 = MfmaConfig<Gfx950, float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, bfloat16_t,
-                                       RowMajor, GemmShape<256, 128, 256>, schedule::Auto<>, 2,
-                                       MfmaLowpShape<32, 32, 64, MfmaFormat::kFp4, MfmaFormat::kFp4>, Mx>;
+                                       RowMajor, option::Tile<GemmShape<256, 128, 256>>,
+                                       option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kFp4, MfmaFormat::kFp4>>, Mx>;
 // One cluster, 16x16x128: 128x128x256 MXFP4, fp32 out.
 using Mxfp4OneCluster16x950 = MfmaConfig<Gfx950, float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float,
-                                         RowMajor, GemmShape<128, 128, 256>, schedule::Auto<>, 2,
-                                         MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>, Mx>;
+                                         RowMajor, option::Tile<GemmShape<128, 128, 256>>,
+                                         option::Instruction<MfmaLowpShape<16, 16, 128, MfmaFormat::kFp4, MfmaFormat::kFp4>>, Mx>;
 
 
 // ---- gfx950: fp6 (e2m3 "fp6", e3m2 "bf6"; four values in three bytes), alone and with fp8 -
 // Two clusters: 256x128x128 MXFP6 e2m3, fp32 out.
 using Mxfp6TwoClusters950 = MfmaConfig<Gfx950, float6_e2m3x4_t, RowMajor, float6_e2m3x4_t, ColumnMajor, float, RowMajor,
-                                       GemmShape<256, 128, 128>, schedule::Auto<>, 2,
-                                       MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kFp6>, Mx>;
+                                       option::Tile<GemmShape<256, 128, 128>>,
+                                       option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kFp6, MfmaFormat::kFp6>>, Mx>;
 // One cluster, 16x16x128: MXFP6 e2m3 A x MXFP8 e4m3 B, fp16 column-major out.
 using Mxfp6Fp8OneCluster16x950 = MfmaConfig<Gfx950, float6_e2m3x4_t, RowMajor, float8_e4m3_t, ColumnMajor, half_t,
-                                            ColumnMajor, GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                            MfmaLowpShape<16, 16, 128, MfmaFormat::kFp6, MfmaFormat::kFp8>, Mx>;
+                                            ColumnMajor, option::Tile<GemmShape<128, 128, 128>>,
+                                            option::Instruction<MfmaLowpShape<16, 16, 128, MfmaFormat::kFp6, MfmaFormat::kFp8>>, Mx>;
 // No ping-pong: e5m2 A x e3m2 B without block scales (the unscaled f8f6f4 MFMA), per-tensor,
 // bf16 out.
 using Fp8Bf6Baseline950 = MfmaConfig<Gfx950, float8_e5m2_t, RowMajor, float6_e3m2x4_t, ColumnMajor, bfloat16_t,
-                                     RowMajor, GemmShape<128, 128, 128>, schedule::NoPingPong<4>, 2,
-                                     MfmaLowpShape<32, 32, 64, MfmaFormat::kBf8, MfmaFormat::kBf6>, PerTensor>;
+                                     RowMajor, option::Tile<GemmShape<128, 128, 128>>,
+                                     option::Schedule<schedule::NoPingPong<4>>,
+                                     option::Instruction<MfmaLowpShape<32, 32, 64, MfmaFormat::kBf8, MfmaFormat::kBf6>>, PerTensor>;
 
 }  // namespace examples::mfma_lowp

@@ -6,9 +6,11 @@ using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
 using Tile = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                               GemmShape<128, 128, 64>, schedule::Pingpong>;
+                               gemm::option::Tile<GemmShape<128, 128, 64>>,
+                               gemm::option::Schedule<schedule::Pingpong>>;
 #else
 using Tile = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                               GemmShape<128, 128, 64>, schedule::Cooperative>;
+                               gemm::option::Tile<GemmShape<128, 128, 64>>,
+                               gemm::option::Schedule<schedule::Cooperative>>;
 #endif
 static_assert(sizeof(gemm::ClusterSplitK<Tile>) > 0, "");  // completes the class: its static_asserts run

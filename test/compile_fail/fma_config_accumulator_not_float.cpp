@@ -9,5 +9,5 @@ using Accumulator = double;
 using Accumulator = float;
 #endif
 using Config =
-    gemm::FmaConfig<Sm90, float, RowMajor, float, RowMajor, float, RowMajor, Accumulator>;
+    gemm::FmaConfig<Sm90, float, RowMajor, float, RowMajor, float, RowMajor, gemm::option::Accumulator<Accumulator>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

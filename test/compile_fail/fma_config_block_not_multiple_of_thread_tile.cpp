@@ -10,6 +10,6 @@ using BlockTile = GemmShape<136, 64, 32>;
 #else
 using BlockTile = GemmShape<128, 64, 32>;
 #endif
-using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               BlockTile, GemmShape<16, 8, 1>>;
+using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<BlockTile>, gemm::option::ThreadTile<GemmShape<16, 8, 1>>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

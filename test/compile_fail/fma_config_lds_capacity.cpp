@@ -11,6 +11,6 @@ using Arch = Gfx942;
 #else
 using Arch = Gfx950;
 #endif
-using Config = gemm::FmaConfig<Arch, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               GemmShape<128, 256, 16>>;
+using Config = gemm::FmaConfig<Arch, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 256, 16>>>;
 static_assert(gemm::FmaSmemPlan<Config>::Plan::kTotalBytes > 0, "");  // instantiates the plan

@@ -9,6 +9,7 @@ constexpr int kStages = 3;
 #else
 constexpr int kStages = 2;
 #endif
-using Config = gemm::FmaConfig<Sm90, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               GemmShape<128, 256, 16>, GemmShape<8, 8, 1>, kStages>;
+using Config = gemm::FmaConfig<Sm90, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 256, 16>>,
+                               gemm::option::ThreadTile<GemmShape<8, 8, 1>>, gemm::option::Stages<kStages>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -10,6 +10,6 @@ using ThreadTile = GemmShape<6, 8, 1>;
 #else
 using ThreadTile = GemmShape<12, 8, 1>;
 #endif
-using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               GemmShape<96, 128, 32>, ThreadTile>;
+using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<96, 128, 32>>, gemm::option::ThreadTile<ThreadTile>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

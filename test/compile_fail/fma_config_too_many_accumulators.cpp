@@ -9,6 +9,6 @@ using ThreadTile = GemmShape<16, 16, 1>;
 #else
 using ThreadTile = GemmShape<8, 16, 1>;
 #endif
-using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               GemmShape<128, 128, 8>, ThreadTile>;
+using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 128, 8>>, gemm::option::ThreadTile<ThreadTile>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -10,6 +10,6 @@ using ThreadTile = GemmShape<4, 8, 1>;
 #else
 using ThreadTile = GemmShape<8, 8, 1>;  // 1024 threads
 #endif
-using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor, float,
-                               GemmShape<256, 256, 32>, ThreadTile>;
+using Config = gemm::FmaConfig<Gfx942, float, RowMajor, float, RowMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<256, 256, 32>>, gemm::option::ThreadTile<ThreadTile>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

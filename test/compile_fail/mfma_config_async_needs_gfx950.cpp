@@ -12,5 +12,7 @@ using Arch = Gfx950;
 using Instruction = amd::Mfma32x32x16Bf16;
 #endif
 using Config = gemm::MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, 32>, schedule::PingPongAsync, 3, Instruction>;
+                                gemm::option::Tile<GemmShape<256, 256, 32>>,
+                                gemm::option::Schedule<schedule::PingPongAsync>, gemm::option::Stages<3>,
+                                gemm::option::Instruction<Instruction>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

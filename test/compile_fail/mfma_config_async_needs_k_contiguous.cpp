@@ -10,5 +10,6 @@ using LayoutB = RowMajor;
 using LayoutB = ColumnMajor;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, bfloat16_t, RowMajor, bfloat16_t, LayoutB, float, RowMajor,
-                                GemmShape<256, 256, 32>, schedule::PingPongAsync, 3>;
+                                gemm::option::Tile<GemmShape<256, 256, 32>>,
+                                gemm::option::Schedule<schedule::PingPongAsync>, gemm::option::Stages<3>>;
 static_assert(sizeof(Config) > 0, "");

@@ -10,5 +10,6 @@ constexpr int kK = 32;
 constexpr int kK = 64;
 #endif
 using Config = gemm::MfmaConfig<Gfx942, half_t, RowMajor, half_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, kK>, schedule::PingPongFourClusters>;
+                                gemm::option::Tile<GemmShape<256, 256, kK>>,
+                                gemm::option::Schedule<schedule::PingPongFourClusters>>;
 static_assert(sizeof(Config) > 0, "");

@@ -9,5 +9,5 @@ using Instruction = amd::Mfma32x32x16F16;
 using Instruction = amd::Mfma32x32x8F16;
 #endif
 using Config = gemm::MfmaConfig<Gfx942, half_t, RowMajor, half_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, 64>, schedule::Auto<>, 2, Instruction>;
+                                gemm::option::Tile<GemmShape<256, 256, 64>>, gemm::option::Instruction<Instruction>>;
 static_assert(sizeof(Config) > 0, "");

@@ -9,5 +9,6 @@ using Element = float8_e4m3_t;
 using Element = bfloat16_t;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, Element, RowMajor, Element, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, 64>, schedule::PingPongAsync, 3>;
+                                gemm::option::Tile<GemmShape<256, 256, 64>>,
+                                gemm::option::Schedule<schedule::PingPongAsync>, gemm::option::Stages<3>>;
 static_assert(sizeof(Config) > 0, "");

@@ -12,6 +12,6 @@ using ElementB = float8_e4m3_t;
 constexpr amd::MfmaFormat kB = amd::MfmaFormat::kFp8;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, float6_e2m3x4_t, RowMajor, ElementB, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp6, kB>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>,
+                                gemm::option::Instruction<amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp6, kB>>>;
 static_assert(sizeof(Config) > 0, "");

@@ -10,6 +10,6 @@ using Arch = Gfx942;
 using Arch = Gfx950;
 #endif
 using Config = gemm::MfmaConfig<Arch, float6_e2m3x4_t, RowMajor, float6_e2m3x4_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 128>, schedule::Auto<>, 2,
-                                amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp6, amd::MfmaFormat::kFp6>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>,
+                                gemm::option::Instruction<amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp6, amd::MfmaFormat::kFp6>>>;
 static_assert(sizeof(Config) > 0, "");

@@ -10,5 +10,5 @@ using Schedule = schedule::PingPongFourClusters;
 using Schedule = schedule::PingPongTwoClusters;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 128, 128>, Schedule>;
+                                gemm::option::Tile<GemmShape<256, 128, 128>>, gemm::option::Schedule<Schedule>>;
 static_assert(sizeof(Config) > 0, "");

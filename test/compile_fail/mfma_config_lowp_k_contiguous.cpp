@@ -9,5 +9,5 @@ using LayoutA = ColumnMajor;
 using LayoutA = RowMajor;
 #endif
 using Config = gemm::MfmaConfig<Gfx942, float8_e4m3fnuz_t, LayoutA, float8_e4m3fnuz_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 128>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>>;
 static_assert(sizeof(Config) > 0, "");

@@ -11,7 +11,6 @@ using Element = float8_e4m3_t;
 using Element = bfloat16_t;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, Element, RowMajor, Element, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, 64>, schedule::Auto<>, 2,
-                                gemm::detail::DefaultMfmaInstructionFor<Gfx950, Element, Element>,
+                                gemm::option::Tile<GemmShape<256, 256, 64>>,
                                 gemm::option::Scheduler<gemm::scheduler::StreamK>>;
 static_assert(sizeof(Config) > 0, "");

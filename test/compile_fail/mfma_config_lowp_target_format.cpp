@@ -9,5 +9,5 @@ using Element = float8_e4m3_t;
 using Element = float8_e4m3fnuz_t;
 #endif
 using Config = gemm::MfmaConfig<Gfx942, Element, RowMajor, Element, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 128>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>>;
 static_assert(sizeof(Config) > 0, "");

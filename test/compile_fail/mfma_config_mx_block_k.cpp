@@ -10,7 +10,8 @@ constexpr int kK = 64;
 constexpr int kK = 128;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, kK>, schedule::NoPingPong<4>, 2,
-                                amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp4, amd::MfmaFormat::kFp4>,
-                                gemm::option::OperandScales<gemm::operand_scale::Mx>>;
+                                gemm::option::Tile<GemmShape<128, 128, kK>>,
+                                gemm::option::Schedule<schedule::NoPingPong<4>>,
+                                gemm::option::Instruction<amd::MfmaLowpShape<32, 32, 64, amd::MfmaFormat::kFp4, amd::MfmaFormat::kFp4>>,
+                                gemm::option::Scales<gemm::scale::Mx>>;
 static_assert(sizeof(Config) > 0, "");

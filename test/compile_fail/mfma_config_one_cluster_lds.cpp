@@ -10,6 +10,7 @@ using Tile = GemmShape<192, 128, 64>;
 #else
 using Tile = GemmShape<128, 128, 64>;
 #endif
-using Config = gemm::MfmaConfig<Gfx942, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, Tile,
-                                schedule::PingPongOneCluster>;
+using Config = gemm::MfmaConfig<Gfx942, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
+                                gemm::option::Tile<Tile>,
+                                gemm::option::Schedule<schedule::PingPongOneCluster>>;
 static_assert(gemm::MfmaSmemPlan<Config>::Plan::kTotalBytes > 0, "");  // instantiates the plan

@@ -4,11 +4,12 @@
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Scales = gemm::operand_scale::PerTensor;
+using Scales = gemm::scale::PerTensor;
 #else
-using Scales = gemm::operand_scale::None;
+using Scales = gemm::scale::None;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 64>, schedule::Auto<>, 2, amd::Mfma32x32x16Bf16,
-                                gemm::option::OperandScales<Scales>>;
+                                gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                gemm::option::Instruction<amd::Mfma32x32x16Bf16>,
+                                gemm::option::Scales<Scales>>;
 static_assert(sizeof(Config) > 0, "");

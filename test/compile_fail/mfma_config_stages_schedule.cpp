@@ -10,5 +10,6 @@ constexpr int kStages = 3;
 constexpr int kStages = 2;
 #endif
 using Config = gemm::MfmaConfig<Gfx950, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, 64>, schedule::PingPongFourClusters, kStages>;
+                                gemm::option::Tile<GemmShape<256, 256, 64>>,
+                                gemm::option::Schedule<schedule::PingPongFourClusters>, gemm::option::Stages<kStages>>;
 static_assert(sizeof(Config) > 0, "");

@@ -10,6 +10,7 @@ using Tile = GemmShape<256, 256, 64>;
 #else
 using Tile = GemmShape<256, 128, 64>;
 #endif
-using Config = gemm::MfmaConfig<Gfx942, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, Tile,
-                                schedule::PingPongTwoClusters>;
+using Config = gemm::MfmaConfig<Gfx942, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
+                                gemm::option::Tile<Tile>,
+                                gemm::option::Schedule<schedule::PingPongTwoClusters>>;
 static_assert(sizeof(Config) > 0, "");

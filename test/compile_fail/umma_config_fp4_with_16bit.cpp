@@ -8,5 +8,6 @@ using EB = half_t;
 #else
 using EB = float4_e2m1x2_t;
 #endif
-using Config = gemm::UmmaConfig<float4_e2m1x2_t, RowMajor, EB, ColumnMajor, half_t, RowMajor, GemmShape<128, 256, 128>>;
+using Config = gemm::UmmaConfig<float4_e2m1x2_t, RowMajor, EB, ColumnMajor, half_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 128>>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

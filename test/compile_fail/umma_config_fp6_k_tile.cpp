@@ -10,5 +10,5 @@ constexpr int kK = 256;
 constexpr int kK = 128;
 #endif
 using Config = gemm::UmmaConfig<float6_e3m2x4_t, RowMajor, float6_e3m2x4_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 256, kK>, gemm::CtaPair>;
+                                gemm::option::Tile<GemmShape<256, 256, kK>>, gemm::option::CtaGroup<gemm::CtaPair>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -10,5 +10,6 @@ using EA = float6_e2m3_t;
 #else
 using EA = float6_e2m3x4_t;
 #endif
-using Config = gemm::UmmaConfig<EA, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 128>>;
+using Config = gemm::UmmaConfig<EA, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 128>>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -9,5 +9,5 @@ using LayoutB = RowMajor;
 using LayoutB = ColumnMajor;
 #endif
 using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e5m2_t, LayoutB, bfloat16_t, RowMajor,
-                                GemmShape<128, 256, 128>>;
+                                gemm::option::Tile<GemmShape<128, 256, 128>>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -8,5 +8,6 @@ using Tile = GemmShape<128, 256, 64>;
 #else
 using Tile = GemmShape<128, 256, 128>;
 #endif
-using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor, Tile>;
+using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
+                                gemm::option::Tile<Tile>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

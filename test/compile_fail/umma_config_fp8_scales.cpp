@@ -1,4 +1,4 @@
-// The tcgen05 family applies block scales with its block-scaled MMA kinds (operand_scale::Mx on
+// The tcgen05 family applies block scales with its block-scaled MMA kinds (scale::Mx on
 // fp8 runs .kind::mxf8f6f4.block_scale); per-tensor operand scales are not built for it: it
 // refuses them rather than ignore them.
 #include "tessera/gemm/operand_scales.hpp"
@@ -7,11 +7,11 @@
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Mode = gemm::operand_scale::PerTensor;
+using Mode = gemm::scale::PerTensor;
 #else
-using Mode = gemm::operand_scale::Mx;
+using Mode = gemm::scale::Mx;
 #endif
 using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
-                                GemmShape<128, 128, 128>, gemm::OneCta, gemm::ClusterShape<1, 1>, 2, 0,
-                                gemm::option::OperandScales<Mode>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>,
+                                gemm::option::Scales<Mode>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

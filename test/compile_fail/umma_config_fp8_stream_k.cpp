@@ -12,6 +12,5 @@ using Tile = GemmShape<128, 256, 128>;
 using Element = bfloat16_t;
 using Tile = GemmShape<128, 256, 64>;
 #endif
-using Config = gemm::UmmaConfig<Element, RowMajor, Element, ColumnMajor, float, RowMajor, Tile, gemm::OneCta,
-                                gemm::ClusterShape<1, 1>, 2, 0, gemm::option::Scheduler<gemm::scheduler::StreamK>>;
+using Config = gemm::UmmaConfig<Element, RowMajor, Element, ColumnMajor, float, RowMajor, gemm::option::Tile<Tile>, gemm::option::Scheduler<gemm::scheduler::StreamK>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -7,8 +7,10 @@ using gemm::CtaPair;
 using gemm::OneCta;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 32>>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 32>>>;
 #else
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 64>>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -12,6 +12,6 @@ constexpr int kK = 64;
 using E = float8_e5m2_t;
 constexpr int kK = 128;
 #endif
-using Config = gemm::UmmaConfig<E, RowMajor, E, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 128, kK>, gemm::OneCta,
-                                gemm::ClusterShape<1, 1>, 2, 0, gemm::option::OperandScales<gemm::operand_scale::Mx>>;
+using Config = gemm::UmmaConfig<E, RowMajor, E, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 128, kK>>, gemm::option::Scales<gemm::scale::Mx>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -11,6 +11,7 @@ using Cluster = gemm::ClusterShape<2, 1>;
 using Cluster = gemm::ClusterShape<1, 1>;
 #endif
 using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
-                                GemmShape<128, 128, 128>, gemm::OneCta, Cluster, 2, 0,
-                                gemm::option::OperandScales<gemm::operand_scale::Mx>>;
+                                gemm::option::Tile<GemmShape<128, 128, 128>>,
+                                gemm::option::Cluster<Cluster::kM, Cluster::kN>,
+                                gemm::option::Scales<gemm::scale::Mx>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -12,6 +12,7 @@ constexpr int kBuffers = 2;
 constexpr int kBuffers = 1;
 #endif
 using Config = gemm::UmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
-                                GemmShape<128, 256, 128>, gemm::OneCta, gemm::ClusterShape<1, 1>, kBuffers, 0,
-                                gemm::option::OperandScales<gemm::operand_scale::Mx>>;
+                                gemm::option::Tile<GemmShape<128, 256, 128>>,
+                                gemm::option::AccumulatorBuffers<kBuffers>,
+                                gemm::option::Scales<gemm::scale::Mx>>;
 static_assert(sizeof(gemm::UmmaSmemPlan<Config>) > 0, "");  // plans shared and tensor memory

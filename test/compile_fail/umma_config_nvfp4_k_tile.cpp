@@ -11,6 +11,6 @@ constexpr int kK = 128;
 constexpr int kK = 256;
 #endif
 using Config = gemm::UmmaConfig<float4_e2m1x2_t, RowMajor, float4_e2m1x2_t, ColumnMajor, float, RowMajor,
-                                GemmShape<256, 128, kK>, gemm::CtaPair, gemm::ClusterShape<1, 1>, 2, 0,
-                                gemm::option::OperandScales<gemm::operand_scale::Nvfp4>>;
+                                gemm::option::Tile<GemmShape<256, 128, kK>>, gemm::option::CtaGroup<gemm::CtaPair>,
+                                gemm::option::Scales<gemm::scale::Nvfp4>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

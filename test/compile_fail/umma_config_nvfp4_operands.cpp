@@ -12,7 +12,7 @@ constexpr int kK = 128;
 using EA = float4_e2m1x2_t;
 constexpr int kK = 256;
 #endif
-using Config = gemm::UmmaConfig<EA, RowMajor, float4_e2m1x2_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 128, kK>,
-                                gemm::OneCta, gemm::ClusterShape<1, 1>, 2, 0,
-                                gemm::option::OperandScales<gemm::operand_scale::Nvfp4>>;
+using Config = gemm::UmmaConfig<EA, RowMajor, float4_e2m1x2_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 128, kK>>,
+                                gemm::option::Scales<gemm::scale::Nvfp4>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -7,8 +7,11 @@ using gemm::CtaPair;
 using gemm::OneCta;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<256, 256, 64>, CtaPair, ClusterShape<2, 2>>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<256, 256, 64>>, gemm::option::CtaGroup<CtaPair>,
+                                gemm::option::Cluster<2, 2>>;
 #else
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<256, 256, 64>, CtaPair, ClusterShape<1, 1>>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<256, 256, 64>>, gemm::option::CtaGroup<CtaPair>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -7,8 +7,10 @@ using gemm::CtaPair;
 using gemm::OneCta;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2, 6>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Stages<6>>;
 #else
-using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2, 4>;
+using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Stages<4>>;
 #endif
 static_assert(sizeof(gemm::UmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

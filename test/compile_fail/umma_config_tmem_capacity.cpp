@@ -8,9 +8,9 @@ using gemm::OneCta;
 
 #ifdef TESSERA_EXPECT_FAIL
 using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 3>;
+                                gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::AccumulatorBuffers<3>>;
 #else
 using Config = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2>;
+                                gemm::option::Tile<GemmShape<128, 256, 64>>>;
 #endif
 static_assert(sizeof(gemm::UmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

@@ -7,8 +7,12 @@ using schedule::Cooperative;
 using schedule::Pingpong;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<4, 2>>;
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Schedule<Cooperative>,
+                                 gemm::option::Cluster<4, 2>>;
 #else
-using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<2, 2>>;
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Schedule<Cooperative>,
+                                 gemm::option::Cluster<2, 2>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -9,5 +9,6 @@ using Tile = GemmShape<128, 32, 128>;
 #else
 using Tile = GemmShape<128, 64, 128>;
 #endif
-using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor, Tile>;
+using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                           option::Tile<Tile>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

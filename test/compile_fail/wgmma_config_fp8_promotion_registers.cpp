@@ -5,8 +5,10 @@ using namespace tessera;
 using namespace tessera::gemm;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0, option::Scales<scale::PerTensor<>>>;
+using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                           option::Tile<GemmShape<128, 256, 128>>, option::Scales<scale::PerTensor>>;
 #else
-using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0, option::Scales<scale::PerTensor<Accumulation::kFast>>>;
+using Config = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
+                           option::Tile<GemmShape<128, 256, 128>>, option::Scales<scale::Fast<scale::PerTensor>>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -5,8 +5,10 @@ using namespace tessera;
 using namespace tessera::gemm;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0, option::Scales<scale::Blockwise>>;
+using Config = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                           option::Tile<GemmShape<128, 256, 64>>, option::Scales<scale::Blockwise>>;
 #else
-using Config = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>>;
+using Config = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                           option::Tile<GemmShape<128, 256, 64>>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -13,6 +13,5 @@ using Tile = GemmShape<128, 128, 128>;
 using Element = bfloat16_t;
 using Tile = GemmShape<128, 128, 64>;
 #endif
-using Config = WgmmaConfig<Element, RowMajor, Element, ColumnMajor, bfloat16_t, RowMajor, Tile, schedule::AutoSm90,
-                           ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>>;
+using Config = WgmmaConfig<Element, RowMajor, Element, ColumnMajor, bfloat16_t, RowMajor, option::Tile<Tile>, option::Scheduler<scheduler::StreamK>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

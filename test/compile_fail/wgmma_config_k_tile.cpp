@@ -7,8 +7,10 @@ using schedule::Cooperative;
 using schedule::Pingpong;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::WgmmaConfig<half_t, RowMajor, half_t, ColumnMajor, float, RowMajor, GemmShape<128, 256, 32>>;
+using Config = gemm::WgmmaConfig<half_t, RowMajor, half_t, ColumnMajor, float, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 32>>>;
 #else
-using Config = gemm::WgmmaConfig<half_t, RowMajor, half_t, ColumnMajor, float, RowMajor, GemmShape<128, 256, 64>>;
+using Config = gemm::WgmmaConfig<half_t, RowMajor, half_t, ColumnMajor, float, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -7,8 +7,12 @@ using schedule::Cooperative;
 using schedule::Pingpong;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<64, 256, 64>, Pingpong, ClusterShape<1, 2>>;
+using Config = gemm::WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<64, 256, 64>>, gemm::option::Schedule<Pingpong>,
+                                 gemm::option::Cluster<1, 2>>;
 #else
-using Config = gemm::WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<64, 256, 64>, Pingpong, ClusterShape<2, 1>>;
+using Config = gemm::WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<64, 256, 64>>, gemm::option::Schedule<Pingpong>,
+                                 gemm::option::Cluster<2, 1>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

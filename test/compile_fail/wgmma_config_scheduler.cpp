@@ -11,6 +11,6 @@ using Scheduler = gemm::scheduler::SplitKSlices;
 using Scheduler = gemm::scheduler::StreamK;
 #endif
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                 GemmShape<128, 256, 64>, schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>,
                                  gemm::option::Scheduler<Scheduler>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -7,8 +7,12 @@ using schedule::Cooperative;
 using schedule::Pingpong;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<1, 1>, 6>;
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Schedule<Cooperative>,
+                                 gemm::option::Stages<6>>;
 #else
-using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>, Cooperative, ClusterShape<1, 1>, 4>;
+using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, RowMajor, bfloat16_t, RowMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>, gemm::option::Schedule<Cooperative>,
+                                 gemm::option::Stages<4>>;
 #endif
 static_assert(sizeof(gemm::WgmmaSmemPlan<Config>) > 0, "");  // the plan of the configuration: its capacity checks run

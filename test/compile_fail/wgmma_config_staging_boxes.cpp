@@ -6,11 +6,11 @@ using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                 GemmShape<128, 256, 64>, schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>,
                                  gemm::option::StagingBoxes<1>>;
 #else
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                 GemmShape<128, 256, 64>, schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>,
                                  gemm::option::StagingBoxes<2>>;
 #endif
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -16,14 +16,13 @@ namespace option = ::tessera::gemm::option;
 namespace schedule = ::tessera::schedule;
 template <class Arch, class... Options>
 using EpilogueBaseline = ::tessera::gemm::MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t,
-                                                     RowMajor, GemmShape<128, 128, 64>, schedule::NoPingPong<4>, 2,
-                                                     ::tessera::gemm::detail::DefaultMfmaInstructionFor<Arch, bfloat16_t>,
+                                                     RowMajor, ::tessera::gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                                     ::tessera::gemm::option::Schedule<schedule::NoPingPong<4>>,
                                                      Options...>;
 template <class Arch, class... Options>
 using EpilogueTwoClusters =
     ::tessera::gemm::MfmaConfig<Arch, half_t, ColumnMajor, half_t, ColumnMajor, half_t, ColumnMajor,
-                                GemmShape<256, 128, 64>, schedule::Auto<>, 2,
-                                ::tessera::gemm::detail::DefaultMfmaInstructionFor<Arch, half_t>, Options...>;
+                                ::tessera::gemm::option::Tile<GemmShape<256, 128, 64>>, Options...>;
 }  // namespace emu_test
 
 #define EMU_TEST_EPILOGUE_CONFIGS(X)                                                                          \

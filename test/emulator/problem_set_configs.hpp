@@ -26,13 +26,12 @@ using ScaleSilu = gemm::Compose<gemm::LinearCombination, gemm::RowScale<float>, 
 
 template <class Arch, class S, class... Options>
 using Baseline = gemm::MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                  GemmShape<128, 128, 64>, schedule::NoPingPong<4>, 2,
-                                  gemm::detail::DefaultMfmaInstructionFor<Arch, bfloat16_t>,
+                                  gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                  gemm::option::Schedule<schedule::NoPingPong<4>>,
                                   gemm::option::Scheduler<S>, Options...>;
 template <class Arch, class S, class... Options>
 using TwoClusters = gemm::MfmaConfig<Arch, half_t, ColumnMajor, half_t, ColumnMajor, half_t, ColumnMajor,
-                                     GemmShape<256, 128, 64>, schedule::Auto<>, 2,
-                                     gemm::detail::DefaultMfmaInstructionFor<Arch, half_t>, gemm::option::Scheduler<S>,
+                                     gemm::option::Tile<GemmShape<256, 128, 64>>, gemm::option::Scheduler<S>,
                                      Options...>;
 }  // namespace set_test
 }  // namespace emu_test

@@ -18,22 +18,21 @@ using StreamKOption = ::tessera::gemm::option::Scheduler<::tessera::gemm::schedu
 // No ping-pong, 128x128x64, bf16 in, fp32 row-major D; A row-, B column-major.
 template <class Arch>
 using Baseline = ::tessera::gemm::MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                             GemmShape<128, 128, 64>, ::tessera::schedule::NoPingPong<4>, 2,
-                                             ::tessera::gemm::detail::DefaultMfmaInstructionFor<Arch, bfloat16_t>,
+                                             ::tessera::gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                             ::tessera::gemm::option::Schedule<::tessera::schedule::NoPingPong<4>>,
                                              StreamKOption>;
 // The 16x16 MFMA, fp16 in, fp32 column-major D; A column-, B row-major (both transposed).
 template <class Arch>
 using Transposed = ::tessera::gemm::MfmaConfig<
-    Arch, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor, GemmShape<128, 128, 64>, ::tessera::schedule::Auto<>,
-    2,
-    ::tessera::amd::MfmaShape<16, 16, std::is_same_v<Arch, ::tessera::Gfx950> ? 32 : 16, ::tessera::amd::MfmaType::kF16>,
+    Arch, half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor,
+                                               ::tessera::gemm::option::Tile<GemmShape<128, 128, 64>>,
+    ::tessera::gemm::option::Instruction<::tessera::amd::MfmaShape<16, 16, std::is_same_v<Arch, ::tessera::Gfx950> ? 32 : 16, ::tessera::amd::MfmaType::kF16>>,
     StreamKOption>;
 // Two clusters (256x128x64), fp16 in and out, column-major throughout.
 template <class Arch>
 using TwoClusters =
     ::tessera::gemm::MfmaConfig<Arch, half_t, ColumnMajor, half_t, ColumnMajor, half_t, ColumnMajor,
-                                GemmShape<256, 128, 64>, ::tessera::schedule::Auto<>, 2,
-                                ::tessera::gemm::detail::DefaultMfmaInstructionFor<Arch, half_t>, StreamKOption>;
+                                ::tessera::gemm::option::Tile<GemmShape<256, 128, 64>>, StreamKOption>;
 }  // namespace stream_k
 }  // namespace emu_test
 

@@ -64,14 +64,14 @@ void check_bad_arguments() {
     a.epilogue.scales.b.data = nullptr;
     cases.push_back({"B's scales null", {a, tessera::Status::kErrorNullBlockScalesB}});
     a = good;
-    a.epilogue.scales.a.count -= 1;
+    a.epilogue.scales.a.size -= 1;
     cases.push_back({"A's scales one short", {a, tessera::Status::kErrorBlockScalesATooSmall}});
     a = good;
     a.epilogue.scales.b.ld = 1;  // fewer than ceil(K / 32)
     cases.push_back({"B's scale rows too short", {a, tessera::Status::kErrorBlockScalesBTooSmall}});
   } else if constexpr (Mode::kPerTensor) {
     auto a = good;
-    a.epilogue.scales.b = nullptr;
+    a.epilogue.scales.b = {nullptr};
     cases.push_back({"B's per-tensor scale null", {a, tessera::Status::kErrorNullEpilogueOperand}});
   }
   if constexpr (Config::kValuesPerUnit == 2) {

@@ -217,8 +217,7 @@ struct Fp8Host {
     }
     const bool give_d = is_ocp_float8<ED> || s.scale_d;
     return Args{s.M, s.N, s.K, A, lda, B, ldb, C, ldc, out, ldd, s.alpha, s.beta,
-                gemm::Fp8ScaleArguments{SA, std::int64_t(sa.size()), ld_sa, SB, std::int64_t(sb.size()), ld_sb,
-                                        give_d ? SD : nullptr, s.amax ? AMAX : nullptr}};
+                gemm::Fp8ScaleArguments{{SA, ld_sa, std::int64_t(sa.size())}, {SB, ld_sb, std::int64_t(sb.size())}, give_d ? SD : nullptr, s.amax ? AMAX : nullptr}};
   }
 };
 

@@ -21,8 +21,8 @@ using Default = gemm::FmaConfig<Sm90, EA, LA, EB, LB, EC, LC>;
 // The AMD default tile (128x128x8, 256 threads), run here on NVIDIA: the same kernel
 // code but for the loads, which on AMD go through buffer descriptors.
 template <class EA, class EB, class EC, class LA, class LB, class LC>
-using SmallTile = gemm::FmaConfig<Sm90, EA, LA, EB, LB, EC, LC, float, GemmShape<128, 128, 8>,
-                                  GemmShape<8, 8, 1>, 2, 2>;
+using SmallTile = gemm::FmaConfig<Sm90, EA, LA, EB, LB, EC, LC, gemm::option::Tile<GemmShape<128, 128, 8>>,
+                                  gemm::option::ThreadTile<GemmShape<8, 8, 1>>, gemm::option::MinBlocksPerSm<2>>;
 
 // The odd-size sweep every configuration runs.
 const CaseShape kSweep[] = {
@@ -272,14 +272,17 @@ TEST_CASE("FMA GEMM: a test-only epilogue, and D of another type than C", "[gpu]
   using tessera::test::EpilogueCase;
   using tessera::test::ScaleAndAddRow;
   using tessera::test::TimesCPlusColumn;
-  using Scale = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor, float,
-                                GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1,
+  using Scale = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 16>>,
+                                gemm::option::ThreadTile<GemmShape<16, 8, 1>>,
                                 gemm::option::Epilogue<ScaleAndAddRow>>;
-  using TimesC = gemm::FmaConfig<Sm90, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float,
-                                 GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1,
+  using TimesC = gemm::FmaConfig<Sm90, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
+                                 gemm::option::Tile<GemmShape<128, 256, 16>>,
+                                 gemm::option::ThreadTile<GemmShape<16, 8, 1>>,
                                  gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
-  using Mixed = gemm::FmaConfig<Sm90, half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, float,
-                                GemmShape<128, 256, 16>, GemmShape<16, 8, 1>, 2, 1, gemm::option::OutputElement<float>>;
+  using Mixed = gemm::FmaConfig<Sm90, half_t, RowMajor, half_t, RowMajor, half_t, RowMajor,
+                                gemm::option::Tile<GemmShape<128, 256, 16>>,
+                                gemm::option::ThreadTile<GemmShape<16, 8, 1>>, gemm::option::OutputElement<float>>;
   EpilogueCase<Scale> scale;
   scale.arguments.scale = 3.0f;
   scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };

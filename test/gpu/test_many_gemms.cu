@@ -34,11 +34,13 @@ using Masked = gemm::scheduler::Grouped<gemm::group_layout::Masked>;
 
 template <class S, class EC = bfloat16_t, class LC = RowMajor, class Tile = GemmShape<128, 256, 64>,
           class Schedule = schedule::AutoSm90, class Cluster = ClusterShape<1, 1>>
-using WgmmaSet = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, EC, LC, Tile, Schedule, Cluster, 0,
+using WgmmaSet = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, EC, LC, gemm::option::Tile<Tile>,
+                                   gemm::option::Schedule<Schedule>, gemm::option::Cluster<Cluster::kM, Cluster::kN>,
                                    Scheduler<S>>;
 template <class S, class LB = ColumnMajor>
-using FmaSet = gemm::FmaConfig<Sm90, float, RowMajor, float, LB, float, RowMajor, float, GemmShape<128, 128, 8>,
-                               GemmShape<8, 8, 1>, 2, 2, Scheduler<S>>;
+using FmaSet = gemm::FmaConfig<Sm90, float, RowMajor, float, LB, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 128, 8>>,
+                               gemm::option::ThreadTile<GemmShape<8, 8, 1>>, gemm::option::MinBlocksPerSm<2>, Scheduler<S>>;
 
 // int32 sizes and the status flag in device memory.
 struct DeviceInts {
@@ -205,8 +207,10 @@ TEST_CASE("grouped GEMM: one group is the plain GEMM, bit for bit", "[gpu][group
   one_group_is_plain_gemm<WgmmaSet<Contiguous>, gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor,
                                                                    bfloat16_t, RowMajor>>(1000, 1000, 520);
   one_group_is_plain_gemm<FmaSet<Contiguous>,
-                          gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor, float,
-                                          GemmShape<128, 128, 8>, GemmShape<8, 8, 1>, 2, 2>>(300, 260, 100);
+                          gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor,
+                                          gemm::option::Tile<GemmShape<128, 128, 8>>,
+                                          gemm::option::ThreadTile<GemmShape<8, 8, 1>>,
+                                          gemm::option::MinBlocksPerSm<2>>>(300, 260, 100);
 }
 
 // Sizes live in device memory: a captured graph reads the ones current at each replay.
@@ -310,11 +314,12 @@ std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
 }
 
 template <class Epilogue, class EC = float, class S = Contiguous>
-using WgmmaEpi = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, EC, RowMajor, GemmShape<128, 256, 64>,
-                                   schedule::AutoSm90, ClusterShape<1, 1>, 0, Scheduler<S>, gemm::option::Epilogue<Epilogue>>;
+using WgmmaEpi = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, EC, RowMajor,
+                                   gemm::option::Tile<GemmShape<128, 256, 64>>, Scheduler<S>, gemm::option::Epilogue<Epilogue>>;
 template <class Epilogue, class S = Contiguous>
-using FmaEpi = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor, float, GemmShape<128, 128, 8>,
-                               GemmShape<8, 8, 1>, 2, 2, Scheduler<S>, gemm::option::Epilogue<Epilogue>>;
+using FmaEpi = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor,
+                               gemm::option::Tile<GemmShape<128, 128, 8>>,
+                               gemm::option::ThreadTile<GemmShape<8, 8, 1>>, gemm::option::MinBlocksPerSm<2>, Scheduler<S>, gemm::option::Epilogue<Epilogue>>;
 
 // Groups in the contiguous layout, so rows, columns and groups all vary; beta != 0.
 SetShape epilogue_shape() { return grouped(SetLayout::kContiguous, 700, 264, 136, {0, 129, 1, 300, 270}, 0.5f); }
@@ -434,7 +439,7 @@ TEMPLATE_TEST_CASE("epilogue: SiLU on a batch", "[gpu][epilogue]",
 TEST_CASE("epilogue: one GEMM with bias + GELU on every wgmma path", "[gpu][epilogue][plain]") {
   using Epilogue = Compose<LinearCombination, ColumnBias<bfloat16_t>, gemm::GeluTanh>;
   using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                   GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                                   gemm::option::Tile<GemmShape<128, 256, 64>>,
                                    gemm::option::Epilogue<Epilogue>>;
   for (test::CaseShape shape : {test::CaseShape{264, 520, 200, 0, 0.75f, 0.0f, false, false, false, false, 8},
                                 test::CaseShape{129, 127, 65, 3, 1.0f, 0.5f}}) {

@@ -25,7 +25,8 @@ namespace {
 using StreamKOption = gemm::option::Scheduler<gemm::scheduler::StreamK>;
 template <class EA, class EC, class LA, class LB, class LC, class Tile = GemmShape<128, 256, 64>,
           class Schedule = schedule::AutoSm90, class Cluster = ClusterShape<1, 1>, class... Options>
-using Sk = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, Tile, Schedule, Cluster, 0, StreamKOption, Options...>;
+using Sk = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, gemm::option::Tile<Tile>, gemm::option::Schedule<Schedule>,
+                             gemm::option::Cluster<Cluster::kM, Cluster::kN>, StreamKOption, Options...>;
 
 // The four A/B layouts, both D layouts, both schedules, a cluster, fp32 D.
 using SkTn = Sk<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>;

@@ -47,7 +47,8 @@ constexpr int kCalls = 3;
 using Fp32 = gemm::FmaConfig<Sm90, float, RowMajor, float, ColumnMajor, float, RowMajor>;
 using Bf16Tn = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
 using Bf16TnCluster = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                        GemmShape<128, 256, 64>, schedule::Cooperative, gemm::ClusterShape<2, 1>>;
+                                        gemm::option::Tile<GemmShape<128, 256, 64>>,
+                                        gemm::option::Schedule<schedule::Cooperative>, gemm::option::Cluster<2, 1>>;
 
 enum class Mode { kDirect, kCaptureThreadLocal, kCaptureGlobal };
 const char* mode_name(Mode m) {

@@ -65,7 +65,7 @@ void sweep() {
 // take (its fp8 MMAs are unscaled); the same types with None say so.
 template <class Config>
 struct Unscaled : Config {
-  using OperandScales = gemm::operand_scale::None;
+  using OperandScales = gemm::scale::None;
 };
 
 template <class Config, class ArgsCheck>
@@ -190,7 +190,7 @@ void check_scaled_gemm(const CaseShape& s, tessera::test::ScaleLayout layout) {
     auto no_a = args;
     no_a.epilogue.scales.a.data = nullptr;
     auto short_b = args;
-    short_b.epilogue.scales.b.count -= 1 + host.ld_scale;  // less than (N - 1) * ld + blocks
+    short_b.epilogue.scales.b.size -= 1 + host.ld_scale;  // less than (N - 1) * ld + blocks
     const Host fresh(s, seed, layout);
     DeviceBuffer<typename Config::ElementD> untouched(fresh.d);
     no_a.D = short_b.D = untouched.ptr + (args.D - dd.ptr);
@@ -245,9 +245,10 @@ TEMPLATE_TEST_CASE("umma GEMM: the shipped configurations, every path", "[gpu][u
 
 TEST_CASE("umma GEMM: one accumulator buffer, and a pair with a 128-wide N", "[gpu][umma]") {
   sweep<gemm::UmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                         GemmShape<128, 192, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 1>>();
-  sweep<gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 128, 64>,
-                         gemm::CtaPair>>();
+                         gemm::option::Tile<GemmShape<128, 192, 64>>, gemm::option::AccumulatorBuffers<1>>>();
+  sweep<gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor,
+                         gemm::option::Tile<GemmShape<256, 128, 64>>,
+                         gemm::option::CtaGroup<gemm::CtaPair>>>();
 }
 
 TEST_CASE("umma GEMM: in place, K = 0, alpha = 0", "[gpu][umma][edge]") {
@@ -267,10 +268,11 @@ TEST_CASE("umma GEMM: a test-only epilogue, and D of another type than C", "[gpu
   using tessera::test::ScaleAndAddRow;
   using tessera::test::TimesCPlusColumn;
   using Scale = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                 GemmShape<128, 256, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 2, 0,
+                                 gemm::option::Tile<GemmShape<128, 256, 64>>,
                                  gemm::option::Epilogue<ScaleAndAddRow>>;
-  using TimesC = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, ColumnMajor, GemmShape<256, 128, 64>,
-                                  gemm::CtaPair, gemm::ClusterShape<1, 1>, 2, 0,
+  using TimesC = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, ColumnMajor,
+                                  gemm::option::Tile<GemmShape<256, 128, 64>>,
+                                  gemm::option::CtaGroup<gemm::CtaPair>,
                                   gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
   EpilogueCase<Scale> scale;
   scale.arguments.scale = 3.0f;

@@ -119,15 +119,15 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
       mutate(x);
       return x;
     };
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_a = nullptr; }), Status::kErrorNullScaleA, dd);
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_b = nullptr; }), Status::kErrorNullScaleB, dd);
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_a_size -= 1; }), Status::kErrorScaleATooSmall,
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.a.data = nullptr; }), Status::kErrorNullScaleA, dd);
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.b.data = nullptr; }), Status::kErrorNullScaleB, dd);
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.a.size -= 1; }), Status::kErrorScaleATooSmall,
                                  dd);
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_a_ld = M - 1; }), Status::kErrorScaleATooSmall,
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.a.ld = M - 1; }), Status::kErrorScaleATooSmall,
                                  dd);
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_b_size -= 1; }), Status::kErrorScaleBTooSmall,
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.b.size -= 1; }), Status::kErrorScaleBTooSmall,
                                  dd);
-    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.scale_b_ld = k_blocks - 1; }),
+    check_fp8_refused<BlockBf16>(with([](auto& x) { x.epilogue.b.ld = k_blocks - 1; }),
                                  Status::kErrorScaleBTooSmall, dd);
     check_fp8_refused<BlockBf16>(with([](auto& x) { x.K = K + 128; }), Status::kErrorLeadingDimA, dd);
   }
@@ -136,10 +136,10 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
                                       {ds.ptr, M, 0, ds.ptr, N, 0, nullptr, nullptr}};
     REQUIRE(gemm::Gemm<RowColBf16>::can_implement(good) == Status::kSuccess);
     auto x = good;
-    x.epilogue.scale_a_size = M - 1;
+    x.epilogue.a.size = M - 1;
     check_fp8_refused<RowColBf16>(x, Status::kErrorScaleATooSmall, dd);
     x = good;
-    x.epilogue.scale_b_size = N - 1;
+    x.epilogue.b.size = N - 1;
     check_fp8_refused<RowColBf16>(x, Status::kErrorScaleBTooSmall, dd);
   }
   {  // an fp8 D needs its scale
@@ -148,7 +148,8 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
     check_fp8_refused<BlockE4m3D>(x, Status::kErrorNullScaleD, dd8);
   }
   {  // operands that are not K-major: refused (fp8 wgmma has no transposed operand)
-    using NotKMajor = gemm::WgmmaConfig<e4m3, RowMajor, e4m3, RowMajor, bfloat16_t, RowMajor, GemmShape<128, 128, 128>>;
+    using NotKMajor = gemm::WgmmaConfig<e4m3, RowMajor, e4m3, RowMajor, bfloat16_t, RowMajor,
+                                        gemm::option::Tile<GemmShape<128, 128, 128>>>;
     gemm::Gemm<NotKMajor>::Args x{M, N, K, da.ptr, K, db.ptr, N, nullptr, N, dd.ptr, N, 1.0f, 0.0f,
                                   {ds.ptr, 1, 0, ds.ptr, 1, 0, nullptr, nullptr}};
     check_fp8_refused<NotKMajor>(x, Status::kErrorFp8OperandNotKMajor, dd);

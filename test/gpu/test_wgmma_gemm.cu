@@ -22,7 +22,8 @@ using schedule::Pingpong;
 
 template <class EA, class EC, class LA, class LB, class LC, class Tile = GemmShape<128, 256, 64>,
           class Schedule = schedule::AutoSm90, class Cluster = ClusterShape<1, 1>>
-using Wgmma = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, Tile, Schedule, Cluster>;
+using Wgmma = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, gemm::option::Tile<Tile>, gemm::option::Schedule<Schedule>,
+                                gemm::option::Cluster<Cluster::kM, Cluster::kN>>;
 
 using Bf16Tn = Wgmma<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>;  // both K-major
 
@@ -266,14 +267,15 @@ TEST_CASE("wgmma GEMM: a test-only epilogue, and D of another type than C, on ev
   using tessera::test::ScaleAndAddRow;
   using tessera::test::TimesCPlusColumn;
   using Tile = GemmShape<128, 256, 64>;
-  using Scale = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, Tile,
-                                  schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,
+  using Scale = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                                  gemm::option::Tile<Tile>,
                                   gemm::option::Epilogue<ScaleAndAddRow>>;
-  using TimesC = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor, GemmShape<128, 128, 64>,
-                                   schedule::Pingpong, gemm::ClusterShape<1, 1>, 0,
+  using TimesC = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor,
+                                   gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                   gemm::option::Schedule<schedule::Pingpong>,
                                    gemm::option::Epilogue<TimesCPlusColumn>, gemm::option::OutputElement<float>>;
-  using Mixed = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, Tile,
-                                  schedule::AutoSm90, gemm::ClusterShape<2, 1>, 0,
+  using Mixed = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
+                                  gemm::option::Tile<Tile>, gemm::option::Cluster<2, 1>,
                                   gemm::option::OutputElement<bfloat16_t>>;
   EpilogueCase<Scale> scale;
   scale.arguments.scale = 3.0f;

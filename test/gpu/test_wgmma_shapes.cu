@@ -32,7 +32,7 @@ using schedule::Pingpong;
 
 template <class EA, class EC, class LA, class LB, class LC, class Tile = GemmShape<128, 256, 64>,
           class Schedule = schedule::AutoSm90, class... Options>
-using Wgmma = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, Tile, Schedule, ClusterShape<1, 1>, 0, Options...>;
+using Wgmma = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, gemm::option::Tile<Tile>, gemm::option::Schedule<Schedule>, Options...>;
 
 // Every extent and leading dimension a multiple of 8 (TMA's 16 bytes), none of the tile.
 CaseShape tma(CaseShape s) {
@@ -129,7 +129,7 @@ TEMPLATE_TEST_CASE("wgmma GEMM: C staged by TMA (beta != 0), in place, every sch
 
 TEST_CASE("wgmma GEMM: C of another element size than D is read with ordinary loads", "[gpu][shapes][staged_c]") {
   using Mixed = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,
-                                  GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                                  gemm::option::Tile<GemmShape<128, 256, 64>>,
                                   gemm::option::OutputElement<bfloat16_t>>;
   check_gemm<Mixed>(tma({136, 264, 200, 0, 1.0f, 0.5f}), expect_staged_c<Mixed>(false));
 }
@@ -137,7 +137,7 @@ TEST_CASE("wgmma GEMM: C of another element size than D is read with ordinary lo
 TEST_CASE("wgmma GEMM: a test-only epilogue that reads C, with C staged", "[gpu][shapes][staged_c]") {
   using tessera::test::EpilogueCase;
   using TimesC = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                   GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                                   gemm::option::Tile<GemmShape<128, 256, 64>>,
                                    gemm::option::Epilogue<tessera::test::TimesCPlusColumn>>;
   EpilogueCase<TimesC> times_c;
   times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };

@@ -10,13 +10,15 @@
 namespace mfma_proxy {
 using namespace tessera;
 using gemm::MfmaConfig;
+namespace option = gemm::option;
 #if defined(__gfx950__)
 using Arch = Gfx950;
 #else
 using Arch = Gfx942;
 #endif
 template <class Tile, class Schedule, int kStages = 2>
-using TN = MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, Tile, Schedule, kStages>;
+using TN = MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor, option::Tile<Tile>,
+                      option::Schedule<Schedule>, option::Stages<kStages>>;
 
 struct Base128 : TN<GemmShape<128, 128, 64>, schedule::NoPingPong<4>> {};      // Triton: 4 warps, no ping-pong
 struct One128 : TN<GemmShape<128, 128, 64>, schedule::PingPongOneCluster> {};  // 4 warps, ping-pong

@@ -23,21 +23,26 @@ using StreamK = tessera::gemm::option::Scheduler<tessera::gemm::scheduler::Strea
 using tessera::gemm::CtaPair;
 using tessera::gemm::OneCta;
 using tessera::gemm::UmmaConfig;
-struct SkTn : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>,
-                         OneCta, ClusterShape<1, 1>, 2, 0, StreamK> {};
-struct SkPair : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor, GemmShape<256, 256, 64>,
-                           CtaPair, ClusterShape<1, 1>, 2, 0, StreamK> {};
+namespace option = tessera::gemm::option;
+struct SkTn : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                         option::Tile<GemmShape<128, 256, 64>>, StreamK> {};
+struct SkPair : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor,
+                           option::Tile<GemmShape<256, 256, 64>>,
+                           option::CtaGroup<CtaPair>, StreamK> {};
 #else
 using tessera::gemm::WgmmaConfig;
+namespace option = tessera::gemm::option;
 using tessera::schedule::Cooperative;
 // The default tile, Cooperative; fp32 column-major D in a cluster; and the same default tile
 // data-parallel, which must carry none of the fix-up. (Pingpong 128x128 with StreamK is left
 // out: ptxas spills 12-16 bytes there, its consumers being at the register limit; the GPU
 // suite runs it: benchmark/notes/stream_k.md.)
-struct SkTn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>,
-                          Cooperative, ClusterShape<1, 1>, 0, StreamK> {};
-struct SkColDF32 : WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor, GemmShape<128, 256, 64>,
-                               Cooperative, ClusterShape<2, 1>, 0, StreamK> {};
+struct SkTn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                          option::Tile<GemmShape<128, 256, 64>>,
+                          option::Schedule<Cooperative>, StreamK> {};
+struct SkColDF32 : WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor,
+                               option::Tile<GemmShape<128, 256, 64>>,
+                               option::Schedule<Cooperative>, option::Cluster<2, 1>, StreamK> {};
 struct DpTn : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor> {};
 #endif
 }  // namespace stream_k_isa

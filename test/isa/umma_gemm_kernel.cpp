@@ -26,14 +26,14 @@
 
 namespace examples::umma {
 struct Grouped : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                            GemmShape<128, 256, 64>, OneCta, ClusterShape<1, 1>, 2, 0,
+                            option::Tile<GemmShape<128, 256, 64>>,
                             tessera::gemm::option::Scheduler<
                                 tessera::gemm::scheduler::Grouped<tessera::gemm::group_layout::Contiguous>>,
                             tessera::gemm::option::Epilogue<tessera::gemm::Compose<
                                 tessera::gemm::LinearCombination, tessera::gemm::ColumnBias<bfloat16_t>,
                                 tessera::gemm::GeluTanh>>> {};
 struct PairBatched : UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, ColumnMajor,
-                                GemmShape<256, 256, 64>, CtaPair, ClusterShape<1, 1>, 2, 0,
+                                option::Tile<GemmShape<256, 256, 64>>, option::CtaGroup<CtaPair>,
                                 tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StridedBatched>> {};
 }  // namespace examples::umma
 

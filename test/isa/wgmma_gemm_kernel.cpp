@@ -18,6 +18,7 @@ using tessera::half_t;
 using tessera::RowMajor;
 using tessera::gemm::ClusterShape;
 using tessera::gemm::WgmmaConfig;
+namespace option = tessera::gemm::option;
 using tessera::schedule::Cooperative;
 using tessera::schedule::Pingpong;
 
@@ -30,11 +31,13 @@ struct Nn : WgmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor> {}
 struct ColD : WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, half_t, ColumnMajor> {};
 struct ColDF32 : WgmmaConfig<bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, float, ColumnMajor> {};
 // Pingpong on 128x128 tiles.
-struct Pp : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 128, 64>,
-                        Pingpong> {};
+struct Pp : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                        option::Tile<GemmShape<128, 128, 64>>,
+                        option::Schedule<Pingpong>> {};
 // A 2x1 cluster: B multicast.
-struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor, GemmShape<128, 256, 64>,
-                        Cooperative, ClusterShape<2, 1>> {};
+struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                        option::Tile<GemmShape<128, 256, 64>>,
+                        option::Schedule<Cooperative>, option::Cluster<2, 1>> {};
 }  // namespace wgmma_isa
 
 #if defined(__CUDACC__)

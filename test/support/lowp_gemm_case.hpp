@@ -198,8 +198,8 @@ struct LowpHostCase {
       args.epilogue.scales.a = {reinterpret_cast<const S*>(sa + scale_off), ld_scale, shape.M * ld_scale};
       args.epilogue.scales.b = {reinterpret_cast<const S*>(sb + scale_off), ld_scale, shape.N * ld_scale};
     } else if constexpr (Mode::kPerTensor) {
-      args.epilogue.scales.a = tensor;
-      args.epilogue.scales.b = tensor + 1;
+      args.epilogue.scales.a = {tensor};
+      args.epilogue.scales.b = {tensor + 1};
     }
     return args;
   }

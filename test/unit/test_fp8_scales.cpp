@@ -23,31 +23,31 @@ TEST_CASE("fp8 block scales: sizes and leading dimensions at their boundaries", 
   using S = Fp8Scaling<scale::Blockwise, bfloat16_t>;
   const EpilogueProblem p{300, 260, 1000};  // 8 K blocks (the last partial), 3 N blocks
   const std::int64_t kb = 8, nb = 3;
-  Fp8ScaleArguments a{kScales, 0, 0, kScales + 1, 0, 0, nullptr, nullptr};
+  Fp8ScaleArguments a{{kScales, 0, 0}, {kScales + 1, 0, 0}, nullptr, nullptr};
   // Defaults: ld_a = M, ld_b = K blocks.
-  a.scale_a_size = 300 * (kb - 1) + 300;
-  a.scale_b_size = kb * (nb - 1) + kb;
+  a.a.size = 300 * (kb - 1) + 300;
+  a.b.size = kb * (nb - 1) + kb;
   CHECK(S::can_implement(a, p) == Status::kSuccess);
   auto with = [&](auto mutate) {
     Fp8ScaleArguments x = a;
     mutate(x);
     return S::can_implement(x, p);
   };
-  CHECK(with([](auto& x) { x.scale_a_size -= 1; }) == Status::kErrorScaleATooSmall);
-  CHECK(with([](auto& x) { x.scale_b_size -= 1; }) == Status::kErrorScaleBTooSmall);
-  CHECK(with([](auto& x) { x.scale_a = nullptr; }) == Status::kErrorNullScaleA);
-  CHECK(with([](auto& x) { x.scale_b = nullptr; }) == Status::kErrorNullScaleB);
+  CHECK(with([](auto& x) { x.a.size -= 1; }) == Status::kErrorScaleATooSmall);
+  CHECK(with([](auto& x) { x.b.size -= 1; }) == Status::kErrorScaleBTooSmall);
+  CHECK(with([](auto& x) { x.a.data = nullptr; }) == Status::kErrorNullScaleA);
+  CHECK(with([](auto& x) { x.b.data = nullptr; }) == Status::kErrorNullScaleB);
   // Explicit leading dimensions: at least M and the K blocks; sizes follow them.
-  CHECK(with([](auto& x) { x.scale_a_ld = 299; }) == Status::kErrorScaleATooSmall);
-  CHECK(with([](auto& x) { x.scale_b_ld = 7; }) == Status::kErrorScaleBTooSmall);
-  CHECK(with([](auto& x) { x.scale_a_ld = 304; }) == Status::kErrorScaleATooSmall);  // 304 * 7 + 300 needed
+  CHECK(with([](auto& x) { x.a.ld = 299; }) == Status::kErrorScaleATooSmall);
+  CHECK(with([](auto& x) { x.b.ld = 7; }) == Status::kErrorScaleBTooSmall);
+  CHECK(with([](auto& x) { x.a.ld = 304; }) == Status::kErrorScaleATooSmall);  // 304 * 7 + 300 needed
   CHECK(with([](auto& x) {
-          x.scale_a_ld = 304;
-          x.scale_a_size = 304 * 7 + 300;
+          x.a.ld = 304;
+          x.a.size = 304 * 7 + 300;
         }) == Status::kSuccess);
   CHECK(with([](auto& x) {
-          x.scale_b_ld = 12;
-          x.scale_b_size = 12 * 2 + 8;
+          x.b.ld = 12;
+          x.b.size = 12 * 2 + 8;
         }) == Status::kSuccess);
   // Nothing is read when K == 0 or M x N is empty: null scales are fine then.
   const Fp8ScaleArguments none{};
@@ -61,20 +61,20 @@ TEST_CASE("fp8 block scales: sizes and leading dimensions at their boundaries", 
 
 TEST_CASE("fp8 per-row/column and per-tensor scales, and D's scale", "[fp8][scales]") {
   const EpilogueProblem p{300, 260, 100};
-  using RowCol = Fp8Scaling<scale::PerRowColumn<>, half_t>;
-  Fp8ScaleArguments a{kScales, 300, 0, kScales, 260, 0, nullptr, nullptr};
+  using RowCol = Fp8Scaling<scale::PerRowColumn, half_t>;
+  Fp8ScaleArguments a{{kScales, 0, 300}, {kScales, 0, 260}, nullptr, nullptr};
   CHECK(RowCol::can_implement(a, p) == Status::kSuccess);
-  a.scale_a_size = 299;
+  a.a.size = 299;
   CHECK(RowCol::can_implement(a, p) == Status::kErrorScaleATooSmall);
-  a.scale_a_size = 300;
-  a.scale_b_size = 259;
+  a.a.size = 300;
+  a.b.size = 259;
   CHECK(RowCol::can_implement(a, p) == Status::kErrorScaleBTooSmall);
 
-  using Tensor = Fp8Scaling<scale::PerTensor<>, float>;
-  const Fp8ScaleArguments t{kScales, 0, 0, kScales, 0, 0, nullptr, nullptr};  // sizes not needed
+  using Tensor = Fp8Scaling<scale::PerTensor, float>;
+  const Fp8ScaleArguments t{{kScales, 0, 0}, {kScales, 0, 0}, nullptr, nullptr};  // sizes not needed
   CHECK(Tensor::can_implement(t, p) == Status::kSuccess);
   // An fp8 D needs its scale; another D takes one optionally.
-  using Fp8Out = Fp8Scaling<scale::PerTensor<>, float8_e4m3_t>;
+  using Fp8Out = Fp8Scaling<scale::PerTensor, float8_e4m3_t>;
   CHECK(Fp8Out::can_implement(t, p) == Status::kErrorNullScaleD);
   Fp8ScaleArguments with_d = t;
   with_d.scale_d = kScales + 2;
@@ -98,7 +98,7 @@ TEST_CASE("fp8 output op: D = d (alpha acc + beta c), amax before d", "[fp8][sca
 
 TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {
   using Block = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e5m2_t, ColumnMajor, bfloat16_t, RowMajor,
-                            GemmShape<128, 128, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
+                            option::Tile<GemmShape<128, 128, 128>>,
                             option::Scales<scale::Blockwise>>;
   STATIC_REQUIRE(Block::kFp8);
   STATIC_REQUIRE(std::is_same_v<Block::Epilogue, Fp8Scaling<scale::Blockwise, bfloat16_t>>);
@@ -110,14 +110,14 @@ TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {
   STATIC_REQUIRE(std::is_same_v<Block::Schedule, schedule::Cooperative>);
   // The default scale mode is per tensor, promoted; fp8 D with a 16-bit C.
   using Tensor = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, half_t, RowMajor,
-                             GemmShape<128, 256, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
-                             option::OutputElement<float8_e4m3_t>, option::Scales<scale::PerTensor<Accumulation::kFast>>>;
+                             option::Tile<GemmShape<128, 256, 128>>,
+                             option::OutputElement<float8_e4m3_t>, option::Scales<scale::Fast<scale::PerTensor>>>;
   STATIC_REQUIRE(std::is_same_v<Tensor::ElementD, float8_e4m3_t>);
   STATIC_REQUIRE(!Tensor::Scales::kPromoted);
   STATIC_REQUIRE(Tensor::kStages == 4);
   using Default = WgmmaConfig<float8_e5m2_t, RowMajor, float8_e4m3_t, ColumnMajor, float, RowMajor,
-                              GemmShape<128, 128, 128>>;
-  STATIC_REQUIRE(std::is_same_v<Default::Scales, scale::PerTensor<>>);
+                              option::Tile<GemmShape<128, 128, 128>>>;
+  STATIC_REQUIRE(std::is_same_v<Default::Scales, scale::PerTensor>);
   STATIC_REQUIRE(Default::Scales::kPromoted);
   // 16-bit operands are untouched by all this.
   using Bf16 = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;

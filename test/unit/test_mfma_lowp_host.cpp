@@ -221,7 +221,7 @@ TEST_CASE("bad block scales and odd fp4 K are named Status values", "[mfma][lowp
   x.epilogue.scales.b.data = nullptr;
   CHECK(G::can_implement(x) == Status::kErrorNullBlockScalesB);
   x = good;
-  x.epilogue.scales.a.count = 99 * 10 + 9;  // one scale short of (M - 1) * ld + ceil(K / 32)
+  x.epilogue.scales.a.size = 99 * 10 + 9;  // one scale short of (M - 1) * ld + ceil(K / 32)
   CHECK(G::can_implement(x) == Status::kErrorBlockScalesATooSmall);
   x = good;
   x.epilogue.scales.b.ld = 9;  // fewer than ceil(320 / 32) = 10 blocks a row
@@ -246,9 +246,9 @@ TEST_CASE("bad block scales and odd fp4 K are named Status values", "[mfma][lowp
   std::vector<bfloat16_t> d16(64 * 64);
   const float s[2] = {1.0f, 2.0f};
   typename gemm::Gemm<PerTensor>::Args p{64, 64, 64, a8.data(), 64, b8.data(), 64, nullptr, 64, d16.data(), 64};
-  p.epilogue.scales = {s, s + 1};
+  p.epilogue.scales = {{s}, {s + 1}};
   CHECK(gemm::Gemm<PerTensor>::can_implement(p) == Status::kSuccess);
-  p.epilogue.scales.a = nullptr;
+  p.epilogue.scales.a = {nullptr};
   CHECK(gemm::Gemm<PerTensor>::can_implement(p) == Status::kErrorNullEpilogueOperand);
 }
 
@@ -279,7 +279,7 @@ TEST_CASE("fp6 rows that start mid-byte are a named Status; any K is fine", "[mf
   std::vector<bfloat16_t> d16(64 * 64);
   const float t[2] = {1.0f, 1.0f};
   typename gemm::Gemm<Bf6>::Args p{64, 64, 61, a8.data(), 64, b6.data(), 64, nullptr, 64, d16.data(), 64};
-  p.epilogue.scales = {t, t + 1};
+  p.epilogue.scales = {{t}, {t + 1}};
   CHECK(gemm::Gemm<Bf6>::can_implement(p) == Status::kSuccess);
   p.ldb = 63;
   CHECK(gemm::Gemm<Bf6>::can_implement(p) == Status::kErrorPackedFp6Ld);

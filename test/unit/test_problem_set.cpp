@@ -323,7 +323,8 @@ TEST_CASE("the TMA families' problem sets: describable operands, 16-byte strides
 TEST_CASE("transposed small-M and cluster split-K configurations refuse a set", "[problems][status]") {
   using SmallM = WgmmaSmallM<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
   using Split = ClusterSplitK<WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                          GemmShape<128, 256, 64>, schedule::Cooperative>>;
+                                          option::Tile<GemmShape<128, 256, 64>>,
+                                          option::Schedule<schedule::Cooperative>>>;
   Arguments<bfloat16_t, bfloat16_t, bfloat16_t> a{16, 128, 64, nullptr, 64, nullptr, 64, nullptr, 128, nullptr, 128};
   CHECK(check_problem_set<SchedulerOf<SmallM>::type, RowMajor>(a) == Status::kSuccess);
   CHECK(check_problem_set<SchedulerOf<Split>::type, RowMajor>(a) == Status::kSuccess);

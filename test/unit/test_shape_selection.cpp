@@ -296,14 +296,14 @@ TEST_CASE("selector rule: the split entries, shape by shape", "[gemm][auto]") {
 TEST_CASE("shared-memory plans of the new configurations fit and alias as intended", "[gemm][plan]") {
   using Tn = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
   using Staged4 = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                              GemmShape<128, 256, 64>, schedule::Cooperative, ClusterShape<1, 1>, 0,
+                              option::Tile<GemmShape<128, 256, 64>>, option::Schedule<schedule::Cooperative>,
                               option::StagingBoxes<4>>;
   CHECK(Tn::kStages == 4);
   CHECK(Staged4::kStages == 3);
   CHECK(WgmmaSmemPlan<Tn>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
   CHECK(WgmmaSmemPlan<Staged4>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
   using Narrow = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, ColumnMajor,
-                             GemmShape<128, 16, 64>>;
+                             option::Tile<GemmShape<128, 16, 64>>>;
   CHECK(Narrow::kStages == 8);
   using Decode = WgmmaSmallM<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>::Inner;
   using DecodePlan = ClusterSplitSmemPlan<Decode>;
@@ -311,7 +311,8 @@ TEST_CASE("shared-memory plans of the new configurations fit and alias as intend
   // The partial tile takes the stages' bytes: the plan is the ring and the barriers only.
   CHECK(DecodePlan::Plan::kTotalBytes < std::size_t(Decode::kStages * Decode::kStageBytes + 512));
   using Deep = ClusterSplitK<WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                         GemmShape<128, 256, 64>, schedule::Cooperative>>;
+                                         option::Tile<GemmShape<128, 256, 64>>,
+                                         option::Schedule<schedule::Cooperative>>>;
   CHECK(Deep::kPartialBytes == 128 * 1024);
   CHECK(ClusterSplitSmemPlan<Deep>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
 }

@@ -86,7 +86,7 @@ void check_block_scaled_descriptors() {
     CHECK(field(v, kTransposeB) == 0);
     CHECK(field(v, kNShr3) == std::uint64_t(Config::kMmaN >> 3));
     // UE8M0 = 1 (MX), UE4M3 = 0 (NVFP4).
-    CHECK(field(v, kScaleType) == (std::is_same_v<typename Config::OperandScales, gemm::operand_scale::Nvfp4> ? 0u : 1u));
+    CHECK(field(v, kScaleType) == (std::is_same_v<typename Config::OperandScales, gemm::scale::Nvfp4> ? 0u : 1u));
     CHECK(field(v, kReserved24) == 0);
     CHECK(field(v, kMShr7) == std::uint64_t(Config::kMmaM >> 7));
     CHECK(field(v, kBit31) == 0);  // mxf8f6f4: reserved; mxf4 kinds: dense K = 64
@@ -278,7 +278,7 @@ TEST_CASE("block-scaled arguments: null or short scales, odd or misaligned packe
   x.epilogue.scales.b.data = nullptr;
   CHECK(check(x) == Status::kErrorNullBlockScalesB);
   x = good;
-  x.epilogue.scales.a.count = 99 * 20 + 19;  // one short
+  x.epilogue.scales.a.size = 99 * 20 + 19;  // one short
   CHECK(check(x) == Status::kErrorBlockScalesATooSmall);
   x = good;
   x.epilogue.scales.b.ld = 19;  // fewer than ceil(320 / 16) = 20 blocks a row

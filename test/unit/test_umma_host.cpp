@@ -232,8 +232,9 @@ TEST_CASE("tcgen05 shared-memory descriptors describe the stages the TMA fills",
   check_stage_descriptors<examples::umma::Fp8Pair>();
   check_stage_descriptors<examples::umma::Fp4>();        // fp4 / fp6: staged a byte a value
   check_stage_descriptors<examples::umma::Fp6Pair>();
-  using PairNn = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 256, 64>,
-                                  gemm::CtaPair>;
+  using PairNn = gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor,
+                                  gemm::option::Tile<GemmShape<256, 256, 64>>,
+                                  gemm::option::CtaGroup<gemm::CtaPair>>;
   check_stage_descriptors<PairNn>();                     // and N-major
   STATIC_REQUIRE(PairNn::kStageRowsB == 128);
 }
@@ -253,13 +254,13 @@ TEST_CASE("the tensor-memory planner: accumulators and their columns", "[umma][t
   CHECK(gemm::UmmaSmemPlan<NnF32>::TmemPlan::kAllocColumns == 256);
   // One buffer of 192 columns: the allocation rounds up to a power of two.
   using One192 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                  GemmShape<128, 192, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 1>;
+                                  gemm::option::Tile<GemmShape<128, 192, 64>>, gemm::option::AccumulatorBuffers<1>>;
   CHECK(gemm::UmmaSmemPlan<One192>::TmemPlan::kTotalColumns == 192);
   CHECK(gemm::UmmaSmemPlan<One192>::TmemPlan::kAllocColumns == 256);
   // Three buffers of 128 fit (384 of 512 columns, allocation 512), three of 256 do not (the
   // compile-fail test umma_config_tmem_capacity shows the message).
   using Three128 = gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                                    GemmShape<128, 128, 64>, gemm::OneCta, gemm::ClusterShape<1, 1>, 3>;
+                                    gemm::option::Tile<GemmShape<128, 128, 64>>, gemm::option::AccumulatorBuffers<3>>;
   CHECK(gemm::UmmaSmemPlan<Three128>::TmemPlan::kTotalColumns == 384);
   CHECK(gemm::UmmaSmemPlan<Three128>::TmemPlan::kAllocColumns == 512);
   CHECK(gemm::UmmaSmemPlan<Three128>::accumulator_column(2) == 256);

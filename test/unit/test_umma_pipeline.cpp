@@ -275,13 +275,14 @@ TEST_CASE("pipeline hand-offs: one CTA, two accumulator buffers", "[umma][pipeli
 TEST_CASE("pipeline hand-offs: one CTA per MMA in a 2x1 multicast cluster", "[umma][pipeline]") {
   run_walks<examples::umma::Multicast>();
   run_walks<gemm::UmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
-                             GemmShape<128, 128, 64>, gemm::OneCta, gemm::ClusterShape<2, 2>>>();
+                             gemm::option::Tile<GemmShape<128, 128, 64>>, gemm::option::Cluster<2, 2>>>();
 }
 
 TEST_CASE("pipeline hand-offs: a CTA pair", "[umma][pipeline]") {
   run_walks<examples::umma::Pair>();
-  run_walks<gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor, GemmShape<256, 128, 64>,
-                             gemm::CtaPair, gemm::ClusterShape<1, 1>, 1>>();
+  run_walks<gemm::UmmaConfig<half_t, RowMajor, half_t, RowMajor, half_t, RowMajor,
+                             gemm::option::Tile<GemmShape<256, 128, 64>>,
+                             gemm::option::CtaGroup<gemm::CtaPair>, gemm::option::AccumulatorBuffers<1>>>();
 }
 
 TEST_CASE("the pipeline model catches wrong arrival counts", "[umma][pipeline]") {

@@ -207,7 +207,8 @@ TEST_CASE("WgmmaConfig plans fit and match their parts", "[wgmma][plan]") {
   CHECK(Plans::Plan::offset<Plans::StagesA>() % 1024 == 0);
   CHECK(Plans::Plan::offset<Plans::StagesB>() % 1024 == 0);
   CHECK(Plans::Plan::offset<Plans::Staging>() % 1024 == 0);
-  using P = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor, GemmShape<64, 256, 64>>;
+  using P = gemm::WgmmaConfig<half_t, ColumnMajor, half_t, RowMajor, float, ColumnMajor,
+                              gemm::option::Tile<GemmShape<64, 256, 64>>>;
   STATIC_REQUIRE(std::is_same_v<P::Schedule, schedule::Pingpong>);  // the rule: 64 rows -> Pingpong
   STATIC_REQUIRE(P::kAccumulators == 128);
 }

@@ -1,9 +1,9 @@
 // What every configuration declares the same way: its family and target, the element types
-// and layouts of A, B, C and D, and the options after its own parameters (options.hpp:
+// and layouts of A, B, C and D, and its options (options.hpp; those every family reads:
 // D's element type, the epilogue, the tile scheduler). A family's configuration derives from
 // ConfigBase and adds its own choices and checks:
 //
-//   template <class EA, class LA, ..., class... Options>
+//   template <class EA, class LA, ..., class... Options>   // Options: option::Tile<...>, ...
 //   struct MyConfig : ConfigBase<MyFamily, Sm90, EA, LA, EB, LB, EC, LC, scheduler::DataParallel, Options...> {
 //     ...
 //   };
@@ -16,10 +16,12 @@
 
 namespace tessera::gemm {
 
-// Whether a family reads option::OperandScales (its configuration says how); the others
-// refuse it rather than ignore it.
-template <class Family>
-struct TakesOperandScales : std::false_type {};
+// A family refuses an option it does not read rather than ignore it, naming both (a static
+// assertion's message must be a literal): inside a configuration deriving from ConfigBase,
+//   TESSERA_CONFIG_REFUSES("WgmmaConfig", Instruction);
+#define TESSERA_CONFIG_REFUSES(config, option_name)                                 \
+  static_assert(!Base::Options::template kGiven<option::kind::option_name>,          \
+                "Tessera " config ": takes no option::" #option_name " (another family's option)")
 
 template <class Family_, class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_,
           class LayoutC_, class DefaultScheduler, class... Options_>
@@ -37,9 +39,6 @@ struct ConfigBase {
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
   using LayoutC = LayoutC_;
-  static_assert(TakesOperandScales<Family_>::value || !Options::kOperandScalesGiven,
-                "Tessera configuration: this kernel family takes no option::OperandScales (its operands are "
-                "not low-precision)");
 };
 
 }  // namespace tessera::gemm

@@ -1,33 +1,27 @@
-// How a low-precision GEMM's operands are scaled (dequantized), as a configuration option
-// (option::OperandScales<Mode>, options.hpp), and the arguments that carry the scales:
+// The scales of the MFMA and tcgen05 families' low-precision operands, read at run time:
+// the arguments that carry them and the epilogue that checks and applies them. The modes
+// (option::Scales<Mode>, gemm/scale_mode.hpp) these families take:
 //
-//   operand_scale::None        D = epilogue(A B)                          (the default)
-//   operand_scale::PerTensor   D = epilogue(sa sb (A B)): one float for A, one for B, on the
-//                              device; read once per wave and applied to the accumulators
-//   operand_scale::Mx          OCP microscaling: one e8m0 scale per 32 values of K for each
-//                              row of A and each column of B, applied by the MMA instruction
-//                              (gfx950 v_mfma_scale_*_f8f6f4, MFMA family; sm_100a
-//                              .kind::mxf8f6f4 / .kind::mxf4, tcgen05 family)
-//   operand_scale::Nvfp4       one ue4m3 scale per 16 values of K (sm_100a .kind::mxf4nvf4,
-//                              tcgen05 family)
+//   scale::None        D = epilogue(A B)                          (the default)
+//   scale::PerTensor   D = epilogue(sa sb (A B)): one float for A, one for B, on the device; read
+//                      once per wave and applied to the accumulators (MFMA)
+//   scale::Mx          one e8m0 scale per 32 values of K for each row of A and each column of B,
+//                      applied by the MMA instruction (gfx950 MFMA; sm_100a tcgen05)
+//   scale::Nvfp4       one ue4m3 scale per 16 values of K (sm_100a .kind::mxf4nvf4, tcgen05)
 //
 // The scales travel in Arguments::epilogue, beside the epilogue's own arguments: a
 // configuration with scales runs the epilogue ScaledOperands<Mode, E> (E: the option's
-// epilogue, LinearCombination by default), whose Arguments are {scales, E's arguments}:
+// epilogue, LinearCombination by default), whose Arguments are {scales, E's arguments}, the
+// scales {a, b}, one ScaleTensor{data, ld, size} each (scale_mode.hpp says how they are laid out):
 //
 //   Gemm<Config>::Args args{M, N, K, A, lda, B, ldb, C, ldc, D, ldd, alpha, beta,
-//                           {{{scale_a, ld_a, count_a}, {scale_b, ld_b, count_b}}, {}}};
+//                           {{{scale_a, ld_a, size_a}, {scale_b, ld_b, size_b}}, {}}};
 //
 // Block scale tensors: row r of A's (column r of B's) scales is data[r * ld + kb] for the
-// K block kb = k / block, ld >= ceil(K / block) (0: exactly that), `count` the scales the
+// K block kb = k / block, ld >= ceil(K / block) (0: exactly that), `size` the scales the
 // allocation holds from `data` (at least (rows - 1) * ld + ceil(K / block)). This is the
 // [M][K/32] and [N][K/32] layout Triton's dot_scaled and the OCP MX spec use (vendor
-// libraries also offer pre-shuffled layouts; not these).
-//
-// The Hopper FP8 work names the same idea option::Scales with scale::PerTensor<>,
-// PerRowColumn<> and Blockwise (float scales applied in software); both sets of modes are
-// tags with kName and what the kernels test (kPerTensor, kBlock), so one option can carry
-// both (benchmark/notes/lowp_amd_sm100.md, "Unifying the scale options").
+// libraries also offer pre-shuffled layouts; not these). Per tensor: data[0] (size not read).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -39,42 +33,9 @@
 #include "tessera/core/scale_factor.hpp"
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
+#include "tessera/gemm/scale_mode.hpp"
 
 namespace tessera::gemm {
-
-namespace operand_scale {
-
-struct None {
-  static constexpr const char* kName = "unscaled";
-  static constexpr bool kPerTensor = false, kBlock = false;
-};
-
-struct PerTensor {
-  static constexpr const char* kName = "per-tensor";
-  static constexpr bool kPerTensor = true, kBlock = false;
-};
-
-// Scales of type ScaleType, one per kBlockValues values of K, applied by the instruction.
-template <int kBlockValues_, class ScaleType_>
-struct Block {
-  using ScaleType = ScaleType_;
-  static constexpr int kBlockValues = kBlockValues_;
-  static constexpr bool kPerTensor = false, kBlock = true;
-  static constexpr const char* kName = kBlockValues_ == 32 ? "MX (ue8m0 per 32)" : "NVFP4 (ue4m3 per 16)";
-};
-using Mx = Block<32, float8_ue8m0_t>;
-using Nvfp4 = Block<16, float8_ue4m3_t>;
-
-template <class T>
-constexpr bool is_mode = false;
-template <>
-inline constexpr bool is_mode<None> = true;
-template <>
-inline constexpr bool is_mode<PerTensor> = true;
-template <int B, class T>
-inline constexpr bool is_mode<Block<B, T>> = true;
-
-}  // namespace operand_scale
 
 namespace detail {
 // Values of K one block scale of mode Mode covers (0: not a block mode).
@@ -88,51 +49,45 @@ constexpr int scale_block_values() {
 }
 }  // namespace detail
 
-template <class T>
-struct BlockScaleTensor {
-  const T* data = nullptr;
-  std::int64_t ld = 0;     // scales between rows; 0: ceil(K / block)
-  std::int64_t count = 0;  // scales the allocation holds from data
+// What a configuration with scales of mode Mode is given: A's and B's scale tensors.
+template <class Mode>
+struct OperandScaleArguments {
+  ScaleTensor<typename Mode::ScaleType> a;  // M rows (per tensor: one value)
+  ScaleTensor<typename Mode::ScaleType> b;  // N rows, one per column of B (per tensor: one value)
 };
 
-template <class Mode>
-struct OperandScaleArguments {};
-template <>
-struct OperandScaleArguments<operand_scale::PerTensor> {
-  const float* a = nullptr;  // one float each, on the device
+// What the kernels read of them: per tensor the two pointers, in block modes the tensors.
+struct OperandScalePointers {
+  const float* a = nullptr;
   const float* b = nullptr;
 };
-template <int kBlockValues, class T>
-struct OperandScaleArguments<operand_scale::Block<kBlockValues, T>> {
-  BlockScaleTensor<T> a;  // M rows
-  BlockScaleTensor<T> b;  // N rows (one per column of B)
-};
+template <class Mode>
+using DeviceOperandScales = std::conditional_t<Mode::kPerTensor, OperandScalePointers, OperandScaleArguments<Mode>>;
 
 // The leading dimension a block-scale tensor has for K (ld, or the smallest allowed).
 template <class Mode, class T>
-constexpr std::int64_t block_scale_ld(const BlockScaleTensor<T>& t, std::int64_t K) {
+constexpr std::int64_t block_scale_ld(const ScaleTensor<T>& t, std::int64_t K) {
   return t.ld > 0 ? t.ld : ceil_div<std::int64_t>(K, Mode::kBlockValues);
 }
 
-// Whether a block-scale tensor of `rows` rows serves K: ld wide enough, count large enough.
+// Whether a block-scale tensor of `rows` rows serves K: ld wide enough, size large enough.
 template <class Mode, class T>
-constexpr bool block_scales_fit(const BlockScaleTensor<T>& t, std::int64_t rows, std::int64_t K) {
+constexpr bool block_scales_fit(const ScaleTensor<T>& t, std::int64_t rows, std::int64_t K) {
   const std::int64_t blocks = ceil_div<std::int64_t>(K, Mode::kBlockValues);
   const std::int64_t ld = block_scale_ld<Mode>(t, K);
-  return ld >= blocks && (rows == 0 || blocks == 0 || t.count >= (rows - 1) * ld + blocks);
+  return ld >= blocks && (rows == 0 || blocks == 0 || t.size >= (rows - 1) * ld + blocks);
 }
 
 // The epilogue of a configuration with operand scales: the scales' checks and device
 // pointers, then the configuration's epilogue (Inner) on the scaled accumulator.
 template <class Mode, class Inner>
 struct ScaledOperands {
-  static_assert(operand_scale::is_mode<Mode> && !std::is_same_v<Mode, operand_scale::None>,
-                "Tessera ScaledOperands: the mode is operand_scale::PerTensor, Mx or Nvfp4");
+  static_assert(Mode::kPerTensor || Mode::kBlock, "Tessera ScaledOperands: the mode is scale::PerTensor, Mx or Nvfp4");
   struct Arguments {
     OperandScaleArguments<Mode> scales;
     typename Inner::Arguments epilogue;
   };
-  using Scales = OperandScaleArguments<Mode>;
+  using Scales = DeviceOperandScales<Mode>;
 
   Scales scales;        // the device pointers (block modes: the main loop reads them)
   std::int64_t ld_a = 0, ld_b = 0;  // block modes: the resolved leading dimensions
@@ -142,7 +97,9 @@ struct ScaledOperands {
   static Status can_implement(const Arguments& a, const EpilogueProblem& p) {
     const bool reads_ab = p.M > 0 && p.N > 0 && p.K > 0;
     if constexpr (Mode::kPerTensor) {
-      if (reads_ab && (a.scales.a == nullptr || a.scales.b == nullptr)) return Status::kErrorNullEpilogueOperand;
+      if (reads_ab && (a.scales.a.data == nullptr || a.scales.b.data == nullptr)) {
+        return Status::kErrorNullEpilogueOperand;
+      }
     } else {
       if (reads_ab && a.scales.a.data == nullptr) return Status::kErrorNullBlockScalesA;
       if (reads_ab && a.scales.b.data == nullptr) return Status::kErrorNullBlockScalesB;
@@ -152,8 +109,13 @@ struct ScaledOperands {
     return Inner::can_implement(a.epilogue, p);
   }
   static ScaledOperands make(const Arguments& a, const EpilogueProblem& p) {
-    ScaledOperands s{a.scales, 0, 0, 1.0f, Inner::make(a.epilogue, p)};
-    if constexpr (Mode::kBlock) {
+    ScaledOperands s{{}, 0, 0, 1.0f, Inner::make(a.epilogue, p)};
+    if constexpr (Mode::kPerTensor) {
+      s.scales.a = a.scales.a.data;
+      s.scales.b = a.scales.b.data;
+    } else {
+      s.scales.a = a.scales.a;
+      s.scales.b = a.scales.b;
       s.ld_a = block_scale_ld<Mode>(a.scales.a, p.K);
       s.ld_b = block_scale_ld<Mode>(a.scales.b, p.K);
     }

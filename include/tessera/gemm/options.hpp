@@ -1,119 +1,198 @@
-// Options every configuration takes after its own parameters, in any order, each at most once:
+// The options of a configuration: everything after its element types and layouts (and the
+// FMA and MFMA families' leading Arch), in any order, each at most once, each with the
+// family's default when not given:
 //
-//   option::OutputElement<T>   D's element type (default: C's)
-//   option::Epilogue<E>        what is applied to each accumulator before the store
-//                              (gemm/epilogue/epilogue.hpp; default LinearCombination)
-//   option::Scheduler<S>       how output tiles (and K ranges) become units of work
-//                              (gemm/scheduler/tile_scheduler.hpp; default: the family's own)
-//   option::StagingBoxes<N>    wgmma family: epilogue staging boxes per consumer warpgroup
-//                              (default 2; more lets C be loaded further ahead, at the cost
-//                              of pipeline stages: gemm/wgmma/config.hpp)
-//   option::Scales<M>          fp8 operands only: how A and B are scaled (gemm/scale_mode.hpp;
-//                              default scale::PerTensor<>): the wgmma family's float scales
-//   option::OperandScales<M>   low-precision operands: how A and B are scaled
-//                              (gemm/operand_scales.hpp; read by the families that take them:
-//                              MFMA's per-tensor and MX block scales)
+//   option::Tile<GemmShape<M, N, K>>   the output tile one CTA / workgroup computes, and its K step
+//   option::Schedule<S>                how the warps or waves split the tile (wgmma, MFMA)
+//   option::Cluster<M, N>              the thread-block cluster sharing operand tiles (wgmma, tcgen05)
+//   option::Stages<N>                  pipeline stages (0 in the TMA families: as many as fit)
+//   option::Instruction<I>             the MFMA instruction (MFMA)
+//   option::ThreadTile<GemmShape<M, N, 1>>  the outputs one thread accumulates (FMA)
+//   option::Accumulator<T>             the accumulator type (FMA)
+//   option::MinBlocksPerSm<N>          occupancy the register allocation must allow (FMA)
+//   option::CtaGroup<G>                OneCta or CtaPair (tcgen05)
+//   option::AccumulatorBuffers<N>      tensor-memory accumulator buffers (tcgen05)
+//   option::StagingBoxes<N>            epilogue staging boxes per consumer warpgroup (wgmma)
+//   option::OutputElement<T>           D's element type (default: C's)
+//   option::Epilogue<E>                what is applied to each accumulator before the store
+//                                      (gemm/epilogue/epilogue.hpp; default LinearCombination)
+//   option::Scheduler<S>               how output tiles (and K ranges) become units of work
+//                                      (gemm/scheduler/tile_scheduler.hpp; default: the family's own)
+//   option::Scales<M>                  how A and B are scaled (gemm/scale_mode.hpp): each family
+//                                      takes the modes it implements (wgmma fp8: scale::PerTensor,
+//                                      PerRowColumn, Blockwise, the default PerTensor; MFMA:
+//                                      scale::None, PerTensor, Mx; tcgen05: scale::None, Mx, Nvfp4)
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
-//                              GemmShape<128, 256, 64>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
-//                              option::OutputElement<bf16>, option::Epilogue<MyEpilogue>>;
+//                              option::Tile<GemmShape<128, 128, 64>>, option::OutputElement<bf16>,
+//                              option::Epilogue<MyEpilogue>>;
 //
-// A configuration reads them with ConfigOptions<Default scheduler, Options...>.
+// Each family reads the options it implements and refuses the others by name
+// (config_base.hpp); ConfigOptions checks that every option is one and is given once.
 #pragma once
 #include <type_traits>
 
+#include "tessera/core/shape.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 
 namespace tessera::gemm {
 
 namespace option {
+
+// What an option sets: one tag per option, so that a configuration finds an option by what it
+// sets whatever its template arguments.
+namespace kind {
+struct Tile {};
+struct Schedule {};
+struct Cluster {};
+struct Stages {};
+struct Instruction {};
+struct ThreadTile {};
+struct Accumulator {};
+struct MinBlocksPerSm {};
+struct CtaGroup {};
+struct AccumulatorBuffers {};
+struct StagingBoxes {};
+struct OutputElement {};
+struct Epilogue {};
+struct Scheduler {};
+struct Scales {};
+}  // namespace kind
+
+// Every option derives from Option<its kind>.
+template <class Kind_>
+struct Option {
+  using Kind = Kind_;
+};
+
 template <class T>
-struct OutputElement {
+constexpr bool is_gemm_shape = false;
+template <int M, int N, int K>
+constexpr bool is_gemm_shape<GemmShape<M, N, K>> = true;
+
+template <class Shape>
+struct Tile : Option<kind::Tile> {
+  static_assert(is_gemm_shape<Shape>, "Tessera option::Tile: give the tile as GemmShape<M, N, K>");
+  using type = Shape;
+};
+template <class S>
+struct Schedule : Option<kind::Schedule> {
+  using type = S;
+};
+template <int M, int N>
+struct Cluster : Option<kind::Cluster> {
+  static constexpr int kM = M, kN = N;
+};
+template <int N>
+struct Stages : Option<kind::Stages> {
+  static constexpr int value = N;
+};
+template <class I>
+struct Instruction : Option<kind::Instruction> {
+  using type = I;
+};
+template <class Shape>
+struct ThreadTile : Option<kind::ThreadTile> {
+  static_assert(is_gemm_shape<Shape>, "Tessera option::ThreadTile: give the thread tile as GemmShape<M, N, 1>");
+  using type = Shape;
+};
+template <class T>
+struct Accumulator : Option<kind::Accumulator> {
+  using type = T;
+};
+template <int N>
+struct MinBlocksPerSm : Option<kind::MinBlocksPerSm> {
+  static constexpr int value = N;
+};
+template <class G>
+struct CtaGroup : Option<kind::CtaGroup> {
+  using type = G;
+};
+template <int N>
+struct AccumulatorBuffers : Option<kind::AccumulatorBuffers> {
+  static constexpr int value = N;
+};
+template <int N>
+struct StagingBoxes : Option<kind::StagingBoxes> {
+  static constexpr int value = N;
+};
+template <class T>
+struct OutputElement : Option<kind::OutputElement> {
   using type = T;
 };
 template <class E>
-struct Epilogue {
+struct Epilogue : Option<kind::Epilogue> {
   using type = E;
 };
 template <class S>
-struct Scheduler {
+struct Scheduler : Option<kind::Scheduler> {
   using type = S;
 };
-template <int N>
-struct StagingBoxes {
-  static constexpr int value = N;
-};
 template <class M>
-struct Scales {
+struct Scales : Option<kind::Scales> {
   static_assert(scale::is_scale_mode<M>,
-                "Tessera option::Scales: give scale::PerTensor<>, scale::PerRowColumn<> or scale::Blockwise");
+                "Tessera option::Scales: give a scale mode: scale::None, PerTensor, PerRowColumn, Blockwise, Mx, "
+                "Nvfp4 or Fast<PerTensor or PerRowColumn> (gemm/scale_mode.hpp)");
   using type = M;
 };
-template <class M>
-struct OperandScales {
-  using type = M;
-};
+
 }  // namespace option
 
 namespace detail {
-template <template <class> class Tag, class T>
+template <class T, class = void>
 struct IsOption : std::false_type {};
-template <template <class> class Tag, class U>
-struct IsOption<Tag, Tag<U>> : std::true_type {};
+template <class T>
+struct IsOption<T, std::void_t<typename T::Kind>> : std::is_base_of<option::Option<typename T::Kind>, T> {};
 
-// The type of the first option of kind Tag, else Default.
-template <template <class> class Tag, class Default, class... Options>
+template <class T, class Kind, class = void>
+struct IsOptionOf : std::false_type {};
+template <class T, class Kind>
+struct IsOptionOf<T, Kind, std::enable_if_t<IsOption<T>::value>> : std::is_same<typename T::Kind, Kind> {};
+
+// The first option of kind Kind, else Default (an option of that kind, the family's default).
+template <class Kind, class Default, class... Options>
 struct FindOption {
   using type = Default;
 };
-template <template <class> class Tag, class Default, class First, class... Rest>
-struct FindOption<Tag, Default, First, Rest...> {
-  using type = typename std::conditional_t<IsOption<Tag, First>::value, First,
-                                           FindOption<Tag, Default, Rest...>>::type;
-};
-template <template <class> class Tag, class Default>
-struct FindOption<Tag, Default> {
-  using type = Default;
+template <class Kind, class Default, class First, class... Rest>
+struct FindOption<Kind, Default, First, Rest...> {
+  using type = typename std::conditional_t<IsOptionOf<First, Kind>::value, std::enable_if<true, First>,
+                                           FindOption<Kind, Default, Rest...>>::type;
 };
 
-template <class T>
-struct StagingBoxesOf : std::integral_constant<int, 0> {};
-template <int N>
-struct StagingBoxesOf<option::StagingBoxes<N>> : std::integral_constant<int, N> {};
-
-template <class T>
-constexpr bool is_known_option = IsOption<option::OutputElement, T>::value ||
-                                 IsOption<option::Epilogue, T>::value || IsOption<option::Scheduler, T>::value ||
-                                 IsOption<option::Scales, T>::value || StagingBoxesOf<T>::value != 0 ||
-                                 IsOption<option::OperandScales, T>::value;
-template <template <class> class Tag, class... Options>
-constexpr int count_option = (0 + ... + int(IsOption<Tag, Options>::value));
+template <class Kind, class... Options>
+constexpr int count_option = (0 + ... + int(IsOptionOf<Options, Kind>::value));
+// How often the kind of option O is among All (1 for what is no option: refused on its own).
+template <class O, class... All>
+constexpr int times_given() {
+  if constexpr (IsOption<O>::value) {
+    return count_option<typename O::Kind, All...>;
+  } else {
+    return 1;
+  }
+}
 }  // namespace detail
 
 template <class ElementC, class DefaultScheduler, class... Options>
 struct ConfigOptions {
-  static_assert((detail::is_known_option<Options> && ...),
-                "Tessera configuration: an option after the configuration's own parameters is not one of "
-                "option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S>, option::Scales<M>, "
-                "option::StagingBoxes<N> (N >= 1), option::OperandScales<M>");
-  static_assert(detail::count_option<option::OutputElement, Options...> <= 1 &&
-                    detail::count_option<option::Epilogue, Options...> <= 1 &&
-                    detail::count_option<option::Scheduler, Options...> <= 1 &&
-                    detail::count_option<option::Scales, Options...> <= 1 &&
-                    (0 + ... + int(detail::StagingBoxesOf<Options>::value != 0)) <= 1 &&
-                    detail::count_option<option::OperandScales, Options...> <= 1,
-                "Tessera configuration: each option (OutputElement, Epilogue, Scheduler, Scales, StagingBoxes, "
-                "OperandScales) may be given once");
-  using ElementD = typename detail::FindOption<option::OutputElement, ElementC, Options...>::type;
-  using Epilogue = typename detail::FindOption<option::Epilogue, LinearCombination, Options...>::type;
-  using Scheduler = typename detail::FindOption<option::Scheduler, DefaultScheduler, Options...>::type;
-  using Scales = typename detail::FindOption<option::Scales, scale::PerTensor<>, Options...>::type;
-  static constexpr bool kEpilogueGiven = detail::count_option<option::Epilogue, Options...> > 0;
-  static constexpr bool kScalesGiven = detail::count_option<option::Scales, Options...> > 0;
-  // 0 when not given (the family's default).
-  static constexpr int kStagingBoxes = (0 + ... + detail::StagingBoxesOf<Options>::value);
-  static constexpr bool kOperandScalesGiven = detail::count_option<option::OperandScales, Options...> > 0;
+  static_assert((detail::IsOption<Options>::value && ...),
+                "Tessera configuration: a parameter after the element types and layouts is not an option "
+                "(option::Tile<...>, option::Stages<...>, ...: gemm/options.hpp)");
+  static_assert(((detail::times_given<Options, Options...>() <= 1) && ...),
+                "Tessera configuration: an option is given twice (each may be given once)");
+
+  // The option of kind Kind given, else Default.
+  template <class Kind, class Default>
+  using Get = typename detail::FindOption<Kind, Default, Options...>::type;
+  template <class Kind>
+  static constexpr bool kGiven = detail::count_option<Kind, Options...> > 0;
+
+  using ElementD = typename Get<option::kind::OutputElement, option::OutputElement<ElementC>>::type;
+  using Epilogue = typename Get<option::kind::Epilogue, option::Epilogue<LinearCombination>>::type;
+  using Scheduler = typename Get<option::kind::Scheduler, option::Scheduler<DefaultScheduler>>::type;
+  static constexpr bool kEpilogueGiven = kGiven<option::kind::Epilogue>;
+  static constexpr bool kScalesGiven = kGiven<option::kind::Scales>;
 };
 
 }  // namespace tessera::gemm

@@ -1,26 +1,40 @@
-// How an fp8 GEMM's operands are scaled (dequantized), as types: the scale mode of a
-// configuration with fp8 A and B (option::Scales<Mode>, gemm/options.hpp).
+// How a GEMM's operands are scaled (dequantized), as types: the scale modes of every family
+// (option::Scales<Mode>, gemm/options.hpp), and ScaleTensor, the memory one operand's scales are in.
 //
-//   scale::PerTensor<>      one float for A and one for B:    D = sa sb (A B)
-//   scale::PerRowColumn<>   a float per row of A, per column of B: D(m, n) = sa[m] sb[n] (A B)(m, n)
-//   scale::Blockwise        A per 1 x 128 (a float per row per 128 of K), B per 128 x 128:
-//                           D(m, n) = sum over K blocks kb of sa(m, kb) sb(n/128, kb) (A B)_kb(m, n)
+//   scale::None           D = epilogue(A B)                          (MFMA, tcgen05: the default)
+//   scale::PerTensor      one float for A and one for B:    D = sa sb (A B)
+//                         (wgmma fp8: the default; MFMA low precision)
+//   scale::PerRowColumn   a float per row of A, per column of B: D(m, n) = sa[m] sb[n] (A B)(m, n) (wgmma fp8)
+//   scale::Blockwise      float scales, A per 1 x 128 (a float per row per 128 of K), B per 128 x 128:
+//                         D(m, n) = sum over K blocks kb of sa(m, kb) sb(n/128, kb) (A B)_kb(m, n) (wgmma fp8)
+//   scale::Mx             OCP microscaling: one e8m0 scale per 32 values of K for each row of A and
+//                         each column of B, applied by the MMA instruction (gfx950
+//                         v_mfma_scale_*_f8f6f4, MFMA; sm_100a .kind::mxf8f6f4 / .kind::mxf4, tcgen05)
+//   scale::Nvfp4          one ue4m3 scale per 16 values of K (sm_100a .kind::mxf4nvf4, tcgen05)
+//   scale::Fast<Mode>     PerTensor or PerRowColumn with Accumulation::kFast (below; wgmma fp8)
 //
-// Storage (every scale a float, on the device):
-//   per tensor     scale_a[0], scale_b[0]
-//   per row/col    scale_a[m] (M values), scale_b[n] (N values)
-//   block          scale_a[kb * ld_a + m] (M-contiguous, ld_a >= M), scale_b[nb * ld_b + kb]
-//                  (K-contiguous, ld_b >= ceil(K/128)), kb = k / 128, nb = n / 128: the layouts
+// Storage (on the device; ScaleTensor{data, ld, size}: ld 0 means the smallest the mode allows,
+// size counts the values the allocation holds from data):
+//   per tensor     a.data[0], b.data[0] (size not read)
+//   per row/col    a.data[m] (size >= M), b.data[n] (size >= N)
+//   Blockwise      a.data[kb * ld + m] (M-contiguous, ld >= M), b.data[nb * ld + kb]
+//                  (K-contiguous, ld >= ceil(K/128)), kb = k / 128, nb = n / 128: the layouts
 //                  cuBLASLt's VEC128_32F and BLK128x128_32F modes read (and DeepGEMM's).
+//   Mx, Nvfp4      row r of A's (column r of B's) scales at data[r * ld + kb], kb = k / block,
+//                  ld >= ceil(K / block), size >= (rows - 1) * ld + ceil(K / block): the
+//                  [M][K/32] and [N][K/32] layout Triton's dot_scaled and the OCP MX spec use.
 //
-// Accumulation: the tensor core sums fp8 products with fewer bits than fp32 keeps
+// Accumulation (wgmma fp8): the tensor core sums fp8 products with fewer bits than fp32 keeps
 // (benchmark/notes/fp8.md measures it). Accumulation::kPromoted (the default; the only choice
 // with block scales) lets it sum one 128-deep K tile at a time and adds each tile's sum into
 // fp32 registers (times the tile's scales, with block scales): twice the accumulator
 // registers (wgmma/config.hpp checks that they fit).
-// Accumulation::kFast keeps the sum in the tensor core's accumulators over all of K, as
-// cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM does: larger tiles, an error that grows with K.
+// Accumulation::kFast (scale::Fast<Mode>) keeps the sum in the tensor core's accumulators over
+// all of K, as cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM does: larger tiles, an error that grows with K.
 #pragma once
+#include <cstdint>
+
+#include "tessera/core/scale_factor.hpp"
 
 namespace tessera::gemm {
 
@@ -28,51 +42,91 @@ enum class Accumulation { kPromoted, kFast };
 
 namespace scale {
 
-enum class Kind { kPerTensor, kPerRowColumn, kBlockwise };
+enum class Kind { kNone, kPerTensor, kPerRowColumn, kBlockwise, kMx, kNvfp4 };
 
-template <Kind kKind_, Accumulation kAccumulation_>
-struct ScaleModeBase {
+template <Kind kKind_, Accumulation kAccumulation_ = Accumulation::kPromoted>
+struct ModeBase {
   static constexpr Kind kKind = kKind_;
   static constexpr Accumulation kAccumulation = kAccumulation_;
   static constexpr bool kPromoted = kAccumulation_ == Accumulation::kPromoted;
+  // What the MFMA and tcgen05 families test: one scale per operand, or scales the MMA applies.
+  static constexpr bool kPerTensor = kKind_ == Kind::kPerTensor;
+  static constexpr bool kBlock = kKind_ == Kind::kMx || kKind_ == Kind::kNvfp4;
 };
 
-template <Accumulation kAccumulation = Accumulation::kPromoted>
-struct PerTensor : ScaleModeBase<Kind::kPerTensor, kAccumulation> {
+struct None : ModeBase<Kind::kNone> {
+  static constexpr const char* kName = "unscaled";
+};
+
+struct PerTensor : ModeBase<Kind::kPerTensor> {
+  using ScaleType = float;
   static constexpr const char* kName = "per-tensor";
 };
 
-template <Accumulation kAccumulation = Accumulation::kPromoted>
-struct PerRowColumn : ScaleModeBase<Kind::kPerRowColumn, kAccumulation> {
+struct PerRowColumn : ModeBase<Kind::kPerRowColumn> {
+  using ScaleType = float;
   static constexpr const char* kName = "per-row/column";
 };
 
-// The K extent of one scale block (A 1 x kBlock, B kBlock x kBlock).
+// The K extent of one Blockwise scale block (A 1 x kBlock, B kBlock x kBlock).
 constexpr int kBlock = 128;
 
-struct Blockwise : ScaleModeBase<Kind::kBlockwise, Accumulation::kPromoted> {
+struct Blockwise : ModeBase<Kind::kBlockwise> {
+  using ScaleType = float;
   static constexpr const char* kName = "block 1x128 / 128x128";
 };
 
+// Scales of type ScaleType_, one per kBlockValues_ values of K, applied by the MMA instruction.
+template <Kind kKind_, int kBlockValues_, class ScaleType_>
+struct InstructionBlocks : ModeBase<kKind_> {
+  using ScaleType = ScaleType_;
+  static constexpr int kBlockValues = kBlockValues_;
+  static constexpr const char* kName = kBlockValues_ == 32 ? "MX (ue8m0 per 32)" : "NVFP4 (ue4m3 per 16)";
+};
+struct Mx : InstructionBlocks<Kind::kMx, 32, float8_ue8m0_t> {};
+struct Nvfp4 : InstructionBlocks<Kind::kNvfp4, 16, float8_ue4m3_t> {};
+
+// PerTensor or PerRowColumn, the sum kept in the tensor core over all of K.
+template <class Mode>
+struct Fast : Mode {
+  static_assert(Mode::kKind == Kind::kPerTensor || Mode::kKind == Kind::kPerRowColumn,
+                "Tessera scale::Fast: give scale::PerTensor or scale::PerRowColumn (block scales are always promoted)");
+  static constexpr Accumulation kAccumulation = Accumulation::kFast;
+  static constexpr bool kPromoted = false;
+};
+
 template <class T>
-struct IsScaleMode {
-  static constexpr bool value = false;
-};
-template <Accumulation A>
-struct IsScaleMode<PerTensor<A>> {
-  static constexpr bool value = true;
-};
-template <Accumulation A>
-struct IsScaleMode<PerRowColumn<A>> {
-  static constexpr bool value = true;
-};
+constexpr bool is_scale_mode = false;
 template <>
-struct IsScaleMode<Blockwise> {
-  static constexpr bool value = true;
-};
-template <class T>
-constexpr bool is_scale_mode = IsScaleMode<T>::value;
+inline constexpr bool is_scale_mode<None> = true;
+template <>
+inline constexpr bool is_scale_mode<PerTensor> = true;
+template <>
+inline constexpr bool is_scale_mode<PerRowColumn> = true;
+template <>
+inline constexpr bool is_scale_mode<Blockwise> = true;
+template <>
+inline constexpr bool is_scale_mode<Mx> = true;
+template <>
+inline constexpr bool is_scale_mode<Nvfp4> = true;
+template <class Mode>
+inline constexpr bool is_scale_mode<Fast<Mode>> = is_scale_mode<Mode>;
 
 }  // namespace scale
+
+// One operand's scales in memory (the modes above say how they are laid out): {data, ld, size},
+// ld before size as the block-scale tensors had it (ld, count). The constructor keeps it from
+// being an aggregate: a flat brace list of the former eight Fp8ScaleArguments fields no longer
+// compiles (brace elision would have read its sizes as leading dimensions).
+template <class T = float>
+struct ScaleTensor {
+  const T* data = nullptr;
+  std::int64_t ld = 0;    // the mode's leading dimension; 0: the smallest it allows
+  std::int64_t size = 0;  // values the allocation holds from data
+
+  constexpr ScaleTensor() = default;
+  constexpr ScaleTensor(const T* data_, std::int64_t ld_ = 0, std::int64_t size_ = 0)
+      : data(data_), ld(ld_), size(size_) {}
+};
 
 }  // namespace tessera::gemm

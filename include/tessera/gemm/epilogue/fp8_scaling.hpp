@@ -26,17 +26,16 @@
 
 namespace tessera::gemm {
 
-// The scales of one call (scale_mode.hpp says how each mode lays them out). Sizes count
-// floats; a leading dimension of 0 means the smallest the mode allows.
+// The scales of one call: A's and B's (scale_mode.hpp says how each mode lays them out;
+// sizes count floats, a leading dimension of 0 means the smallest the mode allows), D's:
+//
+//   {{scale_a, ld_a, size_a}, {scale_b, ld_b, size_b}, scale_d, amax_d}
 struct Fp8ScaleArguments {
-  const float* scale_a = nullptr;
-  std::int64_t scale_a_size = 0;  // floats at scale_a (per row: >= M; block: see scale_mode.hpp)
-  std::int64_t scale_a_ld = 0;    // block mode: floats between K blocks (>= M)
-  const float* scale_b = nullptr;
-  std::int64_t scale_b_size = 0;  // per column: >= N; block: see scale_mode.hpp
-  std::int64_t scale_b_ld = 0;    // block mode: floats between 128-column blocks (>= ceil(K/128))
-  const float* scale_d = nullptr; // one float; required for an fp8 D, else optional (1)
-  float* amax_d = nullptr;        // optional: receives max |D| before scale_d
+  ScaleTensor<float> a;            // per row: size >= M; block: ld >= M, floats between K blocks
+  ScaleTensor<float> b;            // per column: size >= N; block: ld >= ceil(K/128), floats between
+                                   // 128-column blocks
+  const float* scale_d = nullptr;  // one float; required for an fp8 D, else optional (1)
+  float* amax_d = nullptr;         // optional: receives max |D| before scale_d
 };
 
 // What one consumer thread applies to its elements once the scalars are read: D's value
@@ -57,9 +56,10 @@ struct Fp8OutputOp {
 
 template <class ScaleMode, class ElementD>
 struct Fp8Scaling {
-  static_assert(scale::is_scale_mode<ScaleMode>,
-                "Tessera Fp8Scaling: the scale mode must be scale::PerTensor<>, scale::PerRowColumn<> or "
-                "scale::Blockwise (gemm/scale_mode.hpp)");
+  static_assert(ScaleMode::kKind == scale::Kind::kPerTensor || ScaleMode::kKind == scale::Kind::kPerRowColumn ||
+                    ScaleMode::kKind == scale::Kind::kBlockwise,
+                "Tessera Fp8Scaling: the scale mode must be scale::PerTensor, scale::PerRowColumn or scale::Blockwise "
+                "(gemm/scale_mode.hpp)");
   using Arguments = Fp8ScaleArguments;
   using Mode = ScaleMode;
   static constexpr scale::Kind kKind = ScaleMode::kKind;
@@ -75,33 +75,33 @@ struct Fp8Scaling {
   // dimensions ld_a, ld_b (the smallest allowed when 0).
   static std::int64_t k_blocks(std::int64_t K) { return ceil_div<std::int64_t>(K, scale::kBlock); }
   static std::int64_t ld_a_of(const Arguments& s, const EpilogueProblem& p) {
-    return s.scale_a_ld > 0 ? s.scale_a_ld : p.M;
+    return s.a.ld > 0 ? s.a.ld : p.M;
   }
   static std::int64_t ld_b_of(const Arguments& s, const EpilogueProblem& p) {
-    return s.scale_b_ld > 0 ? s.scale_b_ld : k_blocks(p.K);
+    return s.b.ld > 0 ? s.b.ld : k_blocks(p.K);
   }
 
   static Status can_implement(const Arguments& s, const EpilogueProblem& p) {
     const bool has_output = p.M > 0 && p.N > 0;
     const bool reads_ab = has_output && p.K > 0;
-    if (reads_ab && s.scale_a == nullptr) return Status::kErrorNullScaleA;
-    if (reads_ab && s.scale_b == nullptr) return Status::kErrorNullScaleB;
+    if (reads_ab && s.a.data == nullptr) return Status::kErrorNullScaleA;
+    if (reads_ab && s.b.data == nullptr) return Status::kErrorNullScaleB;
     if (has_output && is_ocp_float8<ElementD> && s.scale_d == nullptr) return Status::kErrorNullScaleD;
     if (!reads_ab) return Status::kSuccess;
     if constexpr (kKind == scale::Kind::kPerRowColumn) {
-      if (s.scale_a_size < p.M) return Status::kErrorScaleATooSmall;
-      if (s.scale_b_size < p.N) return Status::kErrorScaleBTooSmall;
+      if (s.a.size < p.M) return Status::kErrorScaleATooSmall;
+      if (s.b.size < p.N) return Status::kErrorScaleBTooSmall;
     } else if constexpr (kKind == scale::Kind::kBlockwise) {
       const std::int64_t kb = k_blocks(p.K), nb = ceil_div<std::int64_t>(p.N, scale::kBlock);
       const std::int64_t la = ld_a_of(s, p), lb = ld_b_of(s, p);
-      if (la < p.M || s.scale_a_size < la * (kb - 1) + p.M) return Status::kErrorScaleATooSmall;
-      if (lb < kb || s.scale_b_size < lb * (nb - 1) + kb) return Status::kErrorScaleBTooSmall;
+      if (la < p.M || s.a.size < la * (kb - 1) + p.M) return Status::kErrorScaleATooSmall;
+      if (lb < kb || s.b.size < lb * (nb - 1) + kb) return Status::kErrorScaleBTooSmall;
     }
     return Status::kSuccess;
   }
 
   static Fp8Scaling make(const Arguments& s, const EpilogueProblem& p) {
-    return {s.scale_a, s.scale_b, ld_a_of(s, p), ld_b_of(s, p), s.scale_d, s.amax_d, p.alpha, p.beta};
+    return {s.a.data, s.b.data, ld_a_of(s, p), ld_b_of(s, p), s.scale_d, s.amax_d, p.alpha, p.beta};
   }
 
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool reads_c() const { return beta != 0.0f; }

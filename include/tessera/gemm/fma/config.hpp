@@ -35,30 +35,45 @@ constexpr int kDefaultFmaMinBlocks = 1;
 // (tessera/gemm/fma/fma.hpp).
 struct FmaFamily {};
 
-// BlockTile: the output tile one block computes and its K step (GemmShape<M, N, K>).
-// kMinBlocksPerSm: occupancy the register allocation must allow (registers per thread
-// are capped at register file / (threads x this)).
-// ThreadTile: the outputs one thread accumulates (GemmShape<TM, TN, 1>); each thread owns
-// TM/4 x TN/4 sub-blocks of 4x4, spaced evenly over the block tile, so that its shared-
-// memory reads are 16-byte vectors and neighbouring threads read neighbouring vectors.
-// Options (options.hpp): D's element type, the epilogue; the scheduler is
-// scheduler::SplitKSlices (split-K with a workspace when the tiles cannot fill the device).
+// Options (options.hpp), each with its default:
+//   option::Tile<GemmShape<M, N, K>>   BlockTile: the output tile one block computes and its K step
+//                                      (DefaultFmaBlockTile<Arch>)
+//   option::ThreadTile<GemmShape<TM, TN, 1>>  the outputs one thread accumulates; each thread owns
+//                                      TM/4 x TN/4 sub-blocks of 4x4, spaced evenly over the block
+//                                      tile, so that its shared-memory reads are 16-byte vectors and
+//                                      neighbouring threads read neighbouring vectors
+//                                      (DefaultFmaThreadTile<Arch>)
+//   option::Accumulator<T>             float (the only one)
+//   option::Stages<N>                  2 (the only one: register double-buffering)
+//   option::MinBlocksPerSm<N>          occupancy the register allocation must allow (registers per
+//                                      thread are capped at register file / (threads x this); 1)
+//   option::OutputElement<T>, option::Epilogue<E>; option::Scheduler<S>: scheduler::SplitKSlices
+//   (split-K with a workspace when the tiles cannot fill the device) or a problem set's.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
-          class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
-          class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
-          int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>, class... Options_>
+          class ElementC_, class LayoutC_, class... Options_>
 struct FmaConfig
     : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::SplitKSlices,
                  Options_...> {
   using Base = ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                           scheduler::SplitKSlices, Options_...>;
-  using ElementAccumulator = ElementAccumulator_;
-  using BlockTile = BlockTile_;
-  using ThreadTile = ThreadTile_;
-  static constexpr int kStages = kStages_;
+  using Options = typename Base::Options;
+  using ElementAccumulator =
+      typename Options::template Get<option::kind::Accumulator, option::Accumulator<float>>::type;
+  using BlockTile = typename Options::template Get<option::kind::Tile, option::Tile<DefaultFmaBlockTile<Arch_>>>::type;
+  using ThreadTile =
+      typename Options::template Get<option::kind::ThreadTile, option::ThreadTile<DefaultFmaThreadTile<Arch_>>>::type;
+  static constexpr int kStages = Options::template Get<option::kind::Stages, option::Stages<2>>::value;
   // Blocks the compiler must fit on one SM/CU at once (__launch_bounds__): it caps the
   // registers per thread at register file / (threads x this).
-  static constexpr int kMinBlocksPerSm = kMinBlocksPerSm_;
+  static constexpr int kMinBlocksPerSm =
+      Options::template Get<option::kind::MinBlocksPerSm, option::MinBlocksPerSm<kDefaultFmaMinBlocks<Arch_>>>::value;
+  TESSERA_CONFIG_REFUSES("FmaConfig", Schedule);
+  TESSERA_CONFIG_REFUSES("FmaConfig", Cluster);
+  TESSERA_CONFIG_REFUSES("FmaConfig", Instruction);
+  TESSERA_CONFIG_REFUSES("FmaConfig", CtaGroup);
+  TESSERA_CONFIG_REFUSES("FmaConfig", AccumulatorBuffers);
+  TESSERA_CONFIG_REFUSES("FmaConfig", StagingBoxes);
+  TESSERA_CONFIG_REFUSES("FmaConfig", Scales);
 
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;

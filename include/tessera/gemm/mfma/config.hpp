@@ -6,9 +6,10 @@
 //       tessera::bfloat16_t, tessera::ColumnMajor,   // B
 //       float, tessera::RowMajor>;                   // C and D
 //
-// Defaults: a 256x256x64 block tile, 2 stages (next tile in registers, one LDS buffer),
-// the schedule chosen by schedule::select_schedule (four ping-pong clusters for this
-// tile), the architecture's default MFMA instruction (mma/mfma_atom.hpp). Host-includable.
+// Defaults (each an option: option::Tile, Stages, Schedule, Instruction): a 256x256x64 block
+// tile, 2 stages (next tile in registers, one LDS buffer), the schedule chosen by
+// schedule::select_schedule (four ping-pong clusters for this tile), the architecture's
+// default MFMA instruction (mma/mfma_atom.hpp). Host-includable.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -33,9 +34,6 @@ namespace tessera::gemm {
 // The family tag: Gemm<MfmaConfig<...>> launches through KernelLauncher<MfmaFamily, Config>
 // (tessera/gemm/mfma/mfma.hpp).
 struct MfmaFamily {};
-
-template <>
-struct TakesOperandScales<MfmaFamily> : std::true_type {};
 
 template <class T>
 constexpr bool is_mfma_input = std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
@@ -136,7 +134,7 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 }  // namespace detail
 
 // Options (options.hpp): D's element type, the epilogue, the operand scales
-// (low-precision inputs: operand_scale::None, PerTensor, or Mx on gfx950); the scheduler is
+// (low-precision inputs: scale::None, PerTensor, or Mx on gfx950); the scheduler is
 // scheduler::DataParallel (one tile per workgroup), scheduler::StreamK (a persistent grid:
 // data-parallel, split-K or stream-K per call, with a workspace) or a batch's or groups'
 // (problem_set.hpp); low-precision inputs take scheduler::DataParallel only.
@@ -146,26 +144,42 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 // fp4), and the tile's LDS rows hold the same 64 to 256 bytes as 16-bit tiles (fp6: one
 // value a byte slot, as fp8; memory/mfma_tile_copy.hpp). A and B may differ in format: fp8,
 // bf8, fp6 and bf6 in any mix (same LDS tiles); fp4 only with fp4.
+//
+// Options (options.hpp), each with its default: option::Tile<GemmShape<M, N, K>> (the block tile,
+// GemmShape<256, 256, 64>), option::Schedule<S> (schedule::Auto<>: chosen by
+// schedule::select_schedule), option::Stages<N> (2), option::Instruction<I> (the target's
+// default for A and B: detail::DefaultMfmaInstructionFor), option::Scales<M>, and
+// option::OutputElement, Epilogue, Scheduler.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
-          class ElementC_, class LayoutC_, class BlockTile_ = GemmShape<256, 256, 64>,
-          class Schedule_ = schedule::Auto<>, int kStages_ = 2,
-          class Instruction_ = detail::DefaultMfmaInstructionFor<Arch_, ElementA_, ElementB_>, class... Options_>
+          class ElementC_, class LayoutC_, class... Options_>
 struct MfmaConfig
     : ConfigBase<MfmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
                  Options_...> {
   using Base = ConfigBase<MfmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                           scheduler::DataParallel, Options_...>;
-  using BlockTile = BlockTile_;
-  using OperandScales = typename detail::FindOption<option::OperandScales, operand_scale::None, Options_...>::type;
+  using Options = typename Base::Options;
+  using BlockTile = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<256, 256, 64>>>::type;
+  using OperandScales =
+      typename Options::template Get<option::kind::Scales, option::Scales<scale::None>>::type;
+  TESSERA_CONFIG_REFUSES("MfmaConfig", Cluster);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", ThreadTile);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", Accumulator);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", MinBlocksPerSm);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", CtaGroup);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", AccumulatorBuffers);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", StagingBoxes);
   static constexpr bool kLowp = is_lowp_storage<ElementA_>;
   static constexpr bool kBlockScaled = OperandScales::kBlock;
-  using Instruction = typename detail::WithBlockScales<Instruction_, kBlockScaled>::type;
+  using Instruction = typename detail::WithBlockScales<
+      typename Options::template Get<option::kind::Instruction,
+                                     option::Instruction<detail::DefaultMfmaInstructionFor<Arch_, ElementA_, ElementB_>>>::type,
+      kBlockScaled>::type;
   using Atom = mma::MfmaAtom<Instruction>;
   // With operand scales the configuration's epilogue is ScaledOperands around the option's
   // (its Arguments carry the scales: gemm/operand_scales.hpp).
-  using Epilogue = std::conditional_t<std::is_same_v<OperandScales, operand_scale::None>, typename Base::Epilogue,
+  using Epilogue = std::conditional_t<std::is_same_v<OperandScales, scale::None>, typename Base::Epilogue,
                                       ScaledOperands<OperandScales, typename Base::Epilogue>>;
-  static constexpr int kStages = kStages_;
+  static constexpr int kStages = Options::template Get<option::kind::Stages, option::Stages<2>>::value;
 
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;
@@ -191,12 +205,13 @@ struct MfmaConfig
   static constexpr bool kKContiguousA = LayoutA_::kIsRowMajor;
   static constexpr bool kKContiguousB = !LayoutB_::kIsRowMajor;
 
+  using ScheduleGiven = typename Options::template Get<option::kind::Schedule, option::Schedule<schedule::Auto<>>>::type;
   struct Request {
     static constexpr schedule::ScheduleRequest value{
-        std::int64_t(kBlockM) * kBlockN * kBlockK * kElementBits, Schedule_::kWaves, kStages,
+        std::int64_t(kBlockM) * kBlockN * kBlockK * kElementBits, ScheduleGiven::kWaves, kStages,
         std::is_same_v<Arch_, Gfx950>, kKContiguousA && kKContiguousB};
   };
-  using Schedule = typename detail::ResolveSchedule<Schedule_, Request>::type;
+  using Schedule = typename detail::ResolveSchedule<ScheduleGiven, Request>::type;
 
   static constexpr int kWaves = Schedule::kWaves;
   static constexpr int kThreads = 64 * kWaves;
@@ -251,13 +266,14 @@ struct MfmaConfig
   static_assert(!kLowp || (kKContiguousA && kKContiguousB),
                 "Tessera MFMA GEMM: fp8, fp6 and fp4 operands must be K-contiguous (A row-major, B "
                 "column-major): the copy into LDS does not transpose 8-bit or packed elements");
-  static_assert(kLowp || std::is_same_v<OperandScales, operand_scale::None>,
+  static_assert(kLowp || std::is_same_v<OperandScales, scale::None>,
                 "Tessera MFMA GEMM: operand scales are for fp8, fp6 and fp4 operands");
-  static_assert(!Base::Options::kScalesGiven,
-                "Tessera MFMA GEMM: option::Scales is the wgmma family's fp8 scaling; the MFMA family reads "
-                "option::OperandScales<operand_scale::PerTensor or Mx> (gemm/operand_scales.hpp)");
-  static_assert(!kBlockScaled || (std::is_same_v<OperandScales, operand_scale::Mx> && std::is_same_v<Arch_, Gfx950>),
-                "Tessera MFMA GEMM: block scales are MX (operand_scale::Mx: one e8m0 per 32 values of K), applied "
+  static_assert(std::is_same_v<OperandScales, scale::None> || std::is_same_v<OperandScales, scale::PerTensor> ||
+                    std::is_same_v<OperandScales, scale::Mx>,
+                "Tessera MFMA GEMM: the MFMA family takes the scale modes scale::None, PerTensor and Mx (gfx950); "
+                "PerRowColumn, Blockwise and Fast<...> are the wgmma family's, Nvfp4 the tcgen05 family's");
+  static_assert(!kBlockScaled || (std::is_same_v<OperandScales, scale::Mx> && std::is_same_v<Arch_, Gfx950>),
+                "Tessera MFMA GEMM: block scales are MX (scale::Mx: one e8m0 per 32 values of K), applied "
                 "by gfx950's v_mfma_scale instructions; gfx942 has none, and NVFP4 is an sm_100a format");
   static_assert(!kBlockScaled || kScaleBlocks == 4 || kScaleBlocks == 8,
                 "Tessera MFMA GEMM: with MX scales BlockTile K must be 128 or 256 values (4 or 8 scale blocks "

@@ -50,16 +50,17 @@ struct AutoEntries {
   using SmallM32 = std::conditional_t<LA::kIsRowMajor, SmallM<32>, SmallM<64>>;
   using SmallM64 = SmallM<64>;
   template <int kTileN>
-  using Split = ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
-                                          ClusterShape<1, 1>, 0, Options...>>;
+  using Split = ClusterSplitK<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, kTileN, 64>>,
+                                          option::Schedule<schedule::Cooperative>, Options...>>;
   template <class Cluster>
-  using Large = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 256, 64>, schedule::Cooperative, Cluster, 0,
+  using Large = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 256, 64>>,
+                            option::Schedule<schedule::Cooperative>, option::Cluster<Cluster::kM, Cluster::kN>,
                             Options...>;
-  using Tile128 = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, 128, 64>, schedule::Cooperative,
-                              ClusterShape<1, 1>, 0, Options...>;
+  using Tile128 = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
+                              option::Schedule<schedule::Cooperative>, Options...>;
   template <int kTileN>
-  using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
-                                  ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>, Options...>;
+  using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, kTileN, 64>>,
+                                  option::Schedule<schedule::Cooperative>, option::Scheduler<scheduler::StreamK>, Options...>;
 
   // f(Entry{}) for the configuration of entry e.
   template <class F>
@@ -96,7 +97,7 @@ struct Auto {
   using LayoutC = LC;
   using Epilogue = typename Default::Epilogue;
   static_assert(std::is_same_v<typename Default::Scheduler, scheduler::DataParallel> &&
-                    (0 + ... + detail::StagingBoxesOf<Options>::value) == 0,
+                    detail::count_option<option::kind::StagingBoxes, Options...> == 0,
                 "Tessera Auto: the table chooses schedulers and staging itself; give only "
                 "option::OutputElement<T> and option::Epilogue<E>");
 };

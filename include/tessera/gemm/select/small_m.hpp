@@ -38,7 +38,7 @@ template <class EA, class LA, class EB, class LB, class EC, class LC, int kTileM
 struct SmallMTile {
   using User = ConfigOptions<EC, scheduler::DataParallel, Options...>;
   using type = WgmmaConfig<EB, FlipLayout<LB>, EA, FlipLayout<LA>, EC, FlipLayout<LC>,
-                           GemmShape<kRowsPerTile, kTileM, 64>, schedule::Cooperative, ClusterShape<1, 1>, 0,
+                           option::Tile<GemmShape<kRowsPerTile, kTileM, 64>>, option::Schedule<schedule::Cooperative>,
                            option::OutputElement<typename User::ElementD>,
                            option::Epilogue<TransposedEpilogue<typename User::Epilogue>>>;
 };

@@ -15,7 +15,7 @@
 // into the byte-a-value layout the MMA reads: K must be a multiple of 128, A and B 32-byte
 // aligned with pitches of a multiple of 32 bytes (the launcher's check() names the problem).
 //
-// Block scales (option::OperandScales<operand_scale::Mx> or <operand_scale::Nvfp4>,
+// Block scales (option::Scales<scale::Mx> or <scale::Nvfp4>,
 // gemm/operand_scales.hpp) run the block-scaled kinds (mma/umma_block_scaled_atom.hpp): MX on
 // two fp4 operands .kind::mxf4 (scale_vec::2X; fp4 read packed, a K tile of 256 values), MX on
 // any other mix .kind::mxf8f6f4 (scale_vec::1X), NVFP4 (fp4 operands only) .kind::mxf4nvf4
@@ -53,9 +53,6 @@ namespace tessera::gemm {
 // The family tag: Gemm<UmmaConfig<...>> launches through KernelLauncher<UmmaFamily, Config>
 // (tessera/gemm/umma/umma.hpp).
 struct UmmaFamily {};
-// It reads option::OperandScales (block scales; config_base.hpp).
-template <>
-struct TakesOperandScales<UmmaFamily> : std::true_type {};
 
 // How many CTAs one tcgen05.mma spans.
 //   OneCta   cta_group::1: a CTA computes its 128 x N tile alone.
@@ -118,24 +115,82 @@ struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>, Scales..
 };
 }  // namespace detail
 
-// Options (options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK). Shared and tensor memory are planned
-// in umma/smem_plan.hpp.
+// The realigning twin of a configuration (UmmaConfig::RealigningConfig): the configuration itself
+// when it is one CTA without a cluster and stages chosen to fit; else the same options on one
+// CTA of a kBlockM x kBlockN tile, without a cluster, stages chosen to fit.
+template <class ElementA, class LayoutA, class ElementB, class LayoutB, class ElementC, class LayoutC, class... Options>
+struct UmmaConfig;
+
+namespace detail {
+template <class... Options>
+struct OptionList {};
+template <class List, class... Options>
+struct DropPlacement {
+  using type = List;
+};
+template <class... Kept, class First, class... Rest>
+struct DropPlacement<OptionList<Kept...>, First, Rest...> {
+  static constexpr bool kDrop =
+      IsOptionOf<First, option::kind::Tile>::value || IsOptionOf<First, option::kind::CtaGroup>::value ||
+      IsOptionOf<First, option::kind::Cluster>::value || IsOptionOf<First, option::kind::Stages>::value ||
+      IsOptionOf<First, option::kind::AccumulatorBuffers>::value;
+  using type = typename DropPlacement<std::conditional_t<kDrop, OptionList<Kept...>, OptionList<Kept..., First>>,
+                                      Rest...>::type;
+};
+template <class Config, class Kept>
+struct UmmaWithOptions;
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options, class... Kept>
+struct UmmaWithOptions<UmmaConfig<EA, LA, EB, LB, EC, LC, Options...>, OptionList<Kept...>> {
+  using type = UmmaConfig<EA, LA, EB, LB, EC, LC, Kept...>;
+};
+template <bool kItself, class Config, int kBlockM, int kBlockN, int kBlockK, int kAccumulatorBuffers>
+struct UmmaRealigningConfig {
+  using type = Config;
+};
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options, int kBlockM, int kBlockN,
+          int kBlockK, int kAccumulatorBuffers>
+struct UmmaRealigningConfig<false, UmmaConfig<EA, LA, EB, LB, EC, LC, Options...>, kBlockM, kBlockN, kBlockK,
+                            kAccumulatorBuffers> {
+  using type = typename UmmaWithOptions<
+      UmmaConfig<EA, LA, EB, LB, EC, LC>,
+      typename DropPlacement<OptionList<option::Tile<GemmShape<kBlockM, kBlockN, kBlockK>>,
+                                        option::AccumulatorBuffers<kAccumulatorBuffers>>,
+                             Options...>::type>::type;
+};
+}  // namespace detail
+
+// Options (options.hpp), each with its default:
+//   option::Tile<GemmShape<M, N, K>>   the MMA tile (GemmShape<128, 256, 64>; M 256 on a CTA pair)
+//   option::CtaGroup<G>                OneCta or CtaPair (OneCta)
+//   option::Cluster<M, N>              CTAs sharing operand tiles by multicast (1 x 1)
+//   option::AccumulatorBuffers<N>      tensor-memory accumulator buffers (2)
+//   option::Stages<N>                  pipeline stages (0: as many as fit)
+//   option::Scales<M>                  scale::None, Mx or Nvfp4 (block scales)
+//   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
+//   persistent over the tiles; or scheduler::StreamK).
+// Shared and tensor memory are planned in umma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
-          class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
-          class ClusterShape_ = ClusterShape<1, 1>, int kAccumulatorBuffers_ = 2, int kStages_ = 0,
           class... Options_>
 struct UmmaConfig
     : ConfigBase<UmmaFamily, Sm100, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
                  Options_...> {
   using Base = ConfigBase<UmmaFamily, Sm100, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                           scheduler::DataParallel, Options_...>;
-  using TileShape = TileShape_;
-  using CtaGroup = CtaGroup_;
+  using Options = typename Base::Options;
+  using TileShape = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<128, 256, 64>>>::type;
+  using CtaGroup = typename Options::template Get<option::kind::CtaGroup, option::CtaGroup<OneCta>>::type;
+  using ClusterOption = typename Options::template Get<option::kind::Cluster, option::Cluster<1, 1>>;
+  using ClusterGiven = ClusterShape<ClusterOption::kM, ClusterOption::kN>;
+  TESSERA_CONFIG_REFUSES("UmmaConfig", Schedule);
+  TESSERA_CONFIG_REFUSES("UmmaConfig", Instruction);
+  TESSERA_CONFIG_REFUSES("UmmaConfig", ThreadTile);
+  TESSERA_CONFIG_REFUSES("UmmaConfig", Accumulator);
+  TESSERA_CONFIG_REFUSES("UmmaConfig", MinBlocksPerSm);
+  TESSERA_CONFIG_REFUSES("UmmaConfig", StagingBoxes);
   static constexpr int kCtaGroup = CtaGroup::kCtaGroup;
   static constexpr bool kCtaPair = kCtaGroup == 2;
   // A pair is a 2x1 cluster of its own; a one-CTA MMA may still share tiles by multicast.
-  using Cluster = std::conditional_t<kCtaPair, ClusterShape<2, 1>, ClusterShape_>;
+  using Cluster = std::conditional_t<kCtaPair, ClusterShape<2, 1>, ClusterGiven>;
 
   // The MMA tile (M x N of one MMA stream) and each CTA's share of it: 128 rows, all N.
   static constexpr int kMmaM = TileShape::kM;
@@ -151,7 +206,8 @@ struct UmmaConfig
   // epilogue (warp w reads TMEM lanes 32w..32w+31), warp 8 allocates TMEM and issues the MMAs.
   static constexpr int kThreads = 2 * 128 + 32;
   static constexpr int kEpilogueWarps = 4;
-  static constexpr int kAccumulatorBuffers = kAccumulatorBuffers_;
+  static constexpr int kAccumulatorBuffers =
+      Options::template Get<option::kind::AccumulatorBuffers, option::AccumulatorBuffers<2>>::value;
 
   // Low-precision operands (fp8, fp6, fp4 in any mix): .kind::f8f6f4 (mma/umma_lowp_atom.hpp);
   // 16-bit ones: .kind::f16.
@@ -161,9 +217,10 @@ struct UmmaConfig
   static constexpr bool kSubByteA = mma::umma::is_umma_sub_byte<typename Base::ElementA>;
   static constexpr bool kSubByteB = mma::umma::is_umma_sub_byte<typename Base::ElementB>;
   // ---- block scales ------------------------------------------------------------------------
-  using OperandScales = typename detail::FindOption<option::OperandScales, operand_scale::None, Options_...>::type;
+  using OperandScales =
+      typename Options::template Get<option::kind::Scales, option::Scales<scale::None>>::type;
   static constexpr bool kBlockScaled = OperandScales::kBlock;
-  static constexpr bool kNvfp4 = std::is_same_v<OperandScales, operand_scale::Nvfp4>;
+  static constexpr bool kNvfp4 = std::is_same_v<OperandScales, scale::Nvfp4>;
   static constexpr bool kFp4Operands =
       std::is_same_v<ElementA_, float4_e2m1x2_t> && std::is_same_v<ElementB_, float4_e2m1x2_t>;
   // MX on two fp4 operands: .kind::mxf4 (fp4 packed in the stages); NVFP4: .kind::mxf4nvf4;
@@ -186,18 +243,19 @@ struct UmmaConfig
   // Arguments carry the scale tensors, operand_scales.hpp); the scaling itself is the MMA's.
   using Epilogue = std::conditional_t<kBlockScaled, ScaledOperands<OperandScales, typename Base::Epilogue>,
                                       typename Base::Epilogue>;
-  static_assert(!OperandScales::kPerTensor,
-                "Tessera UmmaConfig: the tcgen05 family applies block scales (operand_scale::Mx, operand_scale::Nvfp4) "
-                "with its block-scaled MMA kinds; per-tensor operand scales are not built for it (fold them into alpha)");
+  static_assert(std::is_same_v<OperandScales, scale::None> || kBlockScaled,
+                "Tessera UmmaConfig: the tcgen05 family takes the scale modes scale::None, Mx and Nvfp4 (block scales, "
+                "applied by its block-scaled MMA kinds); per-tensor scales are not built for it (fold them into "
+                "alpha), PerRowColumn, Blockwise and Fast<...> are the wgmma family's");
   static_assert(!kBlockScaled || kLowp,
-                "Tessera UmmaConfig: block scales (operand_scale::Mx, Nvfp4) are for fp8, fp6 and fp4 operands");
+                "Tessera UmmaConfig: block scales (scale::Mx, Nvfp4) are for fp8, fp6 and fp4 operands");
   static_assert(!kNvfp4 || kFp4Operands,
-                "Tessera UmmaConfig: NVFP4 scales (operand_scale::Nvfp4: ue4m3 per 16 values) are applied by "
+                "Tessera UmmaConfig: NVFP4 scales (scale::Nvfp4: ue4m3 per 16 values) are applied by "
                 ".kind::mxf4nvf4, whose operands are both fp4 (float4_e2m1x2_t)");
   static_assert(!kBlockScaled || TileShape::kK % (kBlockScaled ? 4 * kValuesPerScale : 1) == 0,
                 "Tessera UmmaConfig: with block scales the K tile must hold whole 32-bit words of scale factors "
                 "(4 scale blocks a row: 128 values for MX, 64 for NVFP4)");
-  static_assert(!kBlockScaled || kCtaPair || std::is_same_v<ClusterShape_, ClusterShape<1, 1>>,
+  static_assert(!kBlockScaled || kCtaPair || std::is_same_v<ClusterGiven, ClusterShape<1, 1>>,
                 "Tessera UmmaConfig: block-scaled configurations run on one CTA without a multicast cluster, or on "
                 "a CTA pair (the scale loader does not multicast)");
   static_assert((is_16bit_mma_operand<typename Base::ElementA> &&
@@ -237,9 +295,6 @@ struct UmmaConfig
 
   static_assert(is_mma_output<ElementC_> && is_mma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(!Base::Options::kScalesGiven,
-                "Tessera UmmaConfig: option::Scales is the wgmma family's fp8 scaling; the tcgen05 family takes "
-                "block scales through option::OperandScales<operand_scale::Mx or Nvfp4> (gemm/operand_scales.hpp)");
   static_assert(tensor_core_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
@@ -257,7 +312,7 @@ struct UmmaConfig
   static_assert(kBlockN % 64 == 0,
                 "Tessera UmmaConfig: the N tile must be 64, 128, 192 or 256 (the epilogue stores "
                 "128-byte lines of D)");
-  static_assert(!kCtaPair || std::is_same_v<ClusterShape_, ClusterShape<1, 1>>,
+  static_assert(!kCtaPair || std::is_same_v<ClusterGiven, ClusterShape<1, 1>>,
                 "Tessera UmmaConfig: a CTA pair is its own 2x1 cluster; larger clusters around pairs "
                 "are not supported: leave the cluster shape at ClusterShape<1, 1>");
   static_assert(kAccumulatorBuffers >= 1 && kAccumulatorBuffers <= 4,
@@ -306,8 +361,9 @@ struct UmmaConfig
   // the TMA store of the other drains.
   static constexpr int kStagingBoxBytes = 32 * 128;
   static constexpr int kStagingBytes = kEpilogueWarps * 2 * kStagingBoxBytes;
+  static constexpr int kStagesGiven = Options::template Get<option::kind::Stages, option::Stages<0>>::value;
   static constexpr int kStages =
-      kStages_ > 0 ? kStages_
+      kStagesGiven > 0 ? kStagesGiven
                    : detail::stages_that_fit<kStageBytes + kScaleStageBytes,
                                              kStagingBytes + detail::umma_barrier_bytes(8, kAccumulatorBuffers), Sm100>();
   static_assert(kStages >= 2, "Tessera UmmaConfig: the pipeline needs at least 2 stages");
@@ -316,9 +372,10 @@ struct UmmaConfig
   // The realigning path runs RealigningConfig, the one-CTA configuration of the same tile without a
   // cluster (for a one-CTA configuration without a cluster, the configuration itself): the
   // realigning producer (tma/realigning_producer.hpp) feeds one CTA per 128 x N tile.
-  using RealigningConfig = UmmaConfig<ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
-                                   GemmShape<kBlockM, kBlockN, TileShape::kK>, OneCta, ClusterShape<1, 1>,
-                                   kAccumulatorBuffers, 0, Options_...>;
+  using RealigningConfig = typename detail::UmmaRealigningConfig<
+      !kCtaPair && Cluster::kSize == 1 && !Options::template kGiven<option::kind::Stages>,
+      UmmaConfig<ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, Options_...>, kBlockM, kBlockN,
+      TileShape::kK, kAccumulatorBuffers>::type;
 };
 
 }  // namespace tessera::gemm

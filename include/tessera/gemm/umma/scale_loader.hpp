@@ -1,5 +1,5 @@
 // The scale factors of a block-scaled tcgen05 configuration (option::OperandScales with
-// operand_scale::Mx or Nvfp4: umma/config.hpp), global -> shared memory, beside the operand
+// scale::Mx or Nvfp4: umma/config.hpp), global -> shared memory, beside the operand
 // stages and on the same barriers. Warps 1-3 of the producer warpgroup (96 threads; warp 0's
 // first thread is the TMA producer) walk the same units and K tiles as the TMA producer and,
 // per stage:

@@ -3,7 +3,7 @@
 // (CTAs per cluster), the tensor maps of A and B, and a grid of tiles x splits CTAs in clusters
 // of `splits`.
 //
-//   using Tile = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 128, 64>>;
+//   using Tile = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, option::Tile<GemmShape<128, 128, 64>>>;
 //   Gemm<ClusterSplitK<Tile>>::run(args, nullptr, stream);
 //   cluster_splits<ClusterSplitK<Tile>>(args, device);  // the split a call takes
 //

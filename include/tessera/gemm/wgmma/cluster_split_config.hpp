@@ -7,7 +7,8 @@
 // through distributed shared memory and each CTA stores its share of D
 // (wgmma/cluster_split_kernel.hpp).
 //
-//   using Tile = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 128, 64>>;
+//   using Tile = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
+//                            option::Tile<GemmShape<128, 128, 64>>>;
 //   Gemm<ClusterSplitK<Tile>>::run(args);      // the split chosen per call (kSplits = 0)
 //   Gemm<ClusterSplitK<Tile, 4>>::run(args);   // always clusters of 4 (fewer if K is shallower)
 //
@@ -84,7 +85,7 @@ struct ClusterSplitK {
                 "Tessera ClusterSplitK: the tile configuration must use the Cooperative schedule (both consumer "
                 "warpgroups on one tile, whose partial sums the cluster adds)");
   static_assert(Tile::Cluster::kSize == 1,
-                "Tessera ClusterSplitK: the tile configuration must have no cluster of its own (ClusterShape<1, 1>): "
+                "Tessera ClusterSplitK: the tile configuration must have no cluster of its own (option::Cluster<1, 1>): "
                 "the cluster is the K split");
   static_assert(kSplits_ >= 0 && kSplits_ <= kMaxClusterSplits,
                 "Tessera ClusterSplitK: the split must be 0 (chosen per call) or 1 to 16 CTAs per cluster");

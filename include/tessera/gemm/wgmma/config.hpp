@@ -11,8 +11,7 @@
 // epilogue (Fp8Scaling: scale of D, amax of D; gemm/epilogue/fp8_scaling.hpp):
 //
 //   using Fp8 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
-//                           GemmShape<128, 128, 128>, schedule::AutoSm90, ClusterShape<1, 1>, 0,
-//                           option::Scales<scale::Blockwise>>;
+//                           option::Tile<GemmShape<128, 128, 128>>, option::Scales<scale::Blockwise>>;
 //
 // Host-includable (no CUDA needed): the shared-memory plan (wgmma/smem_plan.hpp) and
 // print_plans use it.
@@ -50,27 +49,44 @@ constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * bo
 
 }  // namespace detail
 
-// Options (options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK, gemm/scheduler/stream_k.hpp). The shared memory is planned in
-// wgmma/smem_plan.hpp.
+// Options (options.hpp), each with its default:
+//   option::Tile<GemmShape<M, N, K>>   the CTA's output tile and K step (GemmShape<128, 256, 64>)
+//   option::Schedule<S>                schedule::Cooperative, Pingpong or AutoSm90 (chosen by the tile)
+//   option::Cluster<M, N>              CTAs sharing operand tiles by multicast (1 x 1)
+//   option::Stages<N>                  pipeline stages (0: as many as fit)
+//   option::StagingBoxes<N>            epilogue staging boxes per consumer warpgroup (2)
+//   option::Scales<M>                  fp8 operands: scale::PerTensor (the default), PerRowColumn,
+//                                      Blockwise, Fast<PerTensor or PerRowColumn>
+//   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
+//   persistent over the tiles; or scheduler::StreamK, gemm/scheduler/stream_k.hpp).
+// The shared memory is planned in wgmma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
-          class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
-          class ClusterShape_ = ClusterShape<1, 1>, int kStages_ = 0, class... Options_>
+          class... Options_>
 struct WgmmaConfig
     : ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::DataParallel,
                  Options_...> {
   using Base = ConfigBase<WgmmaFamily, Sm90, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
                           scheduler::DataParallel, Options_...>;
+  using Options = typename Base::Options;
   // fp8 operands: scaled per the scale mode, their epilogue the fp8 one.
   static constexpr bool kFp8 = is_ocp_float8<ElementA_>;
-  using Scales = typename Base::Options::Scales;
+  using Scales = typename Options::template Get<option::kind::Scales, option::Scales<scale::PerTensor>>::type;
   using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Base::ElementD>, typename Base::Options::Epilogue>;
-  using TileShape = TileShape_;
-  using Cluster = ClusterShape_;
+  using TileShape = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<128, 256, 64>>>::type;
+  using ClusterOption = typename Options::template Get<option::kind::Cluster, option::Cluster<1, 1>>;
+  using Cluster = ClusterShape<ClusterOption::kM, ClusterOption::kN>;
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", Instruction);
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", ThreadTile);
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", Accumulator);
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", MinBlocksPerSm);
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", CtaGroup);
+  TESSERA_CONFIG_REFUSES("WgmmaConfig", AccumulatorBuffers);
   static constexpr int kBlockM = TileShape::kM;
   static constexpr int kBlockN = TileShape::kN;
   static constexpr int kBlockK = TileShape::kK;
-  using Schedule = schedule::ResolveSm90Schedule<Schedule_, kBlockM, kBlockN>;
+  using Schedule = schedule::ResolveSm90Schedule<
+      typename Options::template Get<option::kind::Schedule, option::Schedule<schedule::AutoSm90>>::type, kBlockM,
+      kBlockN>;
   static constexpr bool kPingpong = Schedule::kPingpong;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
@@ -118,6 +134,11 @@ struct WgmmaConfig
                 "(Fp8Scaling): option::Epilogue is not taken with fp8 operands");
   static_assert(kFp8 || !Base::Options::kScalesGiven,
                 "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
+  static_assert(Scales::kKind == scale::Kind::kPerTensor || Scales::kKind == scale::Kind::kPerRowColumn ||
+                    Scales::kKind == scale::Kind::kBlockwise,
+                "Tessera WgmmaConfig: the wgmma family takes the scale modes scale::PerTensor, PerRowColumn and "
+                "Blockwise (or Fast<PerTensor or PerRowColumn>), applied to fp8 operands in software; scale::None, "
+                "Mx and Nvfp4 are not built for it");
   static_assert(!kFp8 || kBlockK % 32 == 0,
                 "Tessera WgmmaConfig: with fp8 operands the K tile must be a multiple of 32 (one wgmma "
                 "m64nNk32 step)");
@@ -130,7 +151,7 @@ struct WgmmaConfig
   static_assert(!kFp8 || !Scales::kPromoted || 2 * kAccumulators <= 192,
                 "Tessera WgmmaConfig: promoted fp8 accumulation keeps the K tile's sums beside the fp32 "
                 "accumulators, and both would not fit a consumer thread's registers: use at most 64 rows x "
-                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or Accumulation::kFast");
+                "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or scale::Fast<...>");
   static_assert(!kFp8 || kBlockN >= 64,
                 "Tessera WgmmaConfig: fp8 operands need an N tile of at least 64");
   static_assert(!is_ocp_float8<typename Base::ElementD> || kBlockN % 128 == 0,
@@ -164,13 +185,14 @@ struct WgmmaConfig
   // the TMA stores of the others drain. Where C has D's element size, C is loaded into the
   // same boxes with TMA ahead of the epilogue (wgmma/epilogue.hpp): more boxes let the loads
   // run further ahead (option::StagingBoxes<N>; default 2), at the cost of stages.
-  static constexpr int kStagingBoxes = Base::Options::kStagingBoxes > 0 ? Base::Options::kStagingBoxes : 2;
+  static constexpr int kStagingBoxes = Options::template Get<option::kind::StagingBoxes, option::StagingBoxes<2>>::value;
   static constexpr int kStagingBoxBytes = 64 * 128;
   static constexpr int kStagingBytes = 2 * kStagingBoxes * kStagingBoxBytes;
   static constexpr bool kStagedCPossible = !kFp8 && sizeof(ElementC_) == sizeof(typename Base::ElementD);
   static constexpr int kCBarrierBytes = detail::wgmma_c_barrier_bytes(kStagingBoxes);
+  static constexpr int kStagesGiven = Options::template Get<option::kind::Stages, option::Stages<0>>::value;
   static constexpr int kStages =
-      kStages_ > 0 ? kStages_
+      kStagesGiven > 0 ? kStagesGiven
                    : detail::stages_that_fit<kStageBytes,
                                              kStagingBytes + kCBarrierBytes + detail::wgmma_barrier_bytes(8), Sm90>();
   static_assert(kStagingBoxes >= 2 && kStagingBoxes <= 8,
