@@ -1,4 +1,4 @@
-// tcgen05 fp8 operands are walked data-parallel only: scheduler::StreamK is refused for them
+// tcgen05 fp8 operands are walked data-parallel only: scheduler::StreamK<> is refused for them
 // (16-bit operands take it).
 #include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/umma/config.hpp"
@@ -13,5 +13,5 @@ using Element = bfloat16_t;
 using Tile = GemmShape<128, 256, 64>;
 #endif
 using Config = gemm::UmmaConfig<Element, RowMajor, Element, ColumnMajor, float, RowMajor, Tile, gemm::OneCta,
-                                gemm::ClusterShape<1, 1>, 2, 0, gemm::option::Scheduler<gemm::scheduler::StreamK>>;
+                                gemm::ClusterShape<1, 1>, 2, 0, gemm::option::Scheduler<gemm::scheduler::StreamK<>>>;
 static_assert(sizeof(Config) > 0, "");  // completes the class: its static_asserts run

@@ -8,7 +8,7 @@ using namespace tessera;
 #ifdef TESSERA_EXPECT_FAIL
 using Scheduler = gemm::scheduler::SplitKSlices;
 #else
-using Scheduler = gemm::scheduler::StreamK;
+using Scheduler = gemm::scheduler::StreamK<>;
 #endif
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                                  GemmShape<128, 256, 64>, schedule::AutoSm90, gemm::ClusterShape<1, 1>, 0,

@@ -59,7 +59,7 @@ struct AutoEntries {
                               ClusterShape<1, 1>, 0, Options...>;
   template <int kTileN>
   using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, GemmShape<128, kTileN, 64>, schedule::Cooperative,
-                                  ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK>, Options...>;
+                                  ClusterShape<1, 1>, 0, option::Scheduler<scheduler::StreamK<>>, Options...>;
 
   // f(Entry{}) for the configuration of entry e.
   template <class F>

@@ -119,7 +119,7 @@ struct AccumulatorPlan<kColumns, std::integer_sequence<int, kIndex...>, Scales..
 }  // namespace detail
 
 // Options (options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK). Shared and tensor memory are planned
+// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK<>). Shared and tensor memory are planned
 // in umma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class CtaGroup_ = OneCta,
@@ -240,9 +240,9 @@ struct UmmaConfig
   static_assert(!Base::Options::kScalesGiven,
                 "Tessera UmmaConfig: option::Scales is the wgmma family's fp8 scaling; the tcgen05 family takes "
                 "block scales through option::OperandScales<operand_scale::Mx or Nvfp4> (gemm/operand_scales.hpp)");
-  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
+  static_assert(is_tile_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
   static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera UmmaConfig: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "

@@ -51,7 +51,7 @@ constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * bo
 }  // namespace detail
 
 // Options (options.hpp): D's element type, the epilogue, the scheduler
-// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK, gemm/scheduler/stream_k.hpp). The shared memory is planned in
+// (scheduler::DataParallel, persistent over the tiles; or scheduler::StreamK<>, gemm/scheduler/stream_k.hpp). The shared memory is planned in
 // wgmma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class TileShape_ = GemmShape<128, 256, 64>, class Schedule_ = schedule::AutoSm90,
@@ -144,9 +144,9 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
                 "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
                 "scheduler::Grouped, take 16-bit operands)");
-  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
+  static_assert(is_tile_scheduler<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
 
   // ---- what the collectives are given (tma/operand_tiles.hpp) --------------------------------
