@@ -213,6 +213,22 @@ TEST_CASE("StreamK covers every K tile of every tile exactly once, in every deco
   }
 }
 
+TEST_CASE("StreamK honours a call's request (Arguments::split)", "[gemm][scheduler][stream_k]") {
+  // 8 tiles of 128x256 on 132 workers, 256 K tiles: every mode fits.
+  const TileGrid g{512, 512, 16384, 128, 256, 64};
+  CHECK(StreamK::make(g, 132).plan.mode == Decomposition::kSplitK);  // the rule's
+  CHECK(StreamK::make(g, 132, {Decomposition::kDataParallel}).plan.mode == Decomposition::kDataParallel);
+  CHECK(StreamK::make(g, 132, {Decomposition::kStreamK}).plan.mode == Decomposition::kStreamK);
+  for (int splits : {2, 3, 5, 16}) {
+    const StreamK s = StreamK::make(g, 132, {Decomposition::kSplitK, splits});
+    CHECK(s.plan.mode == Decomposition::kSplitK);
+    CHECK(s.plan.splits == splits);
+    CHECK(s.plan.sk_workers == 8 * splits);
+  }
+  // More slices than the workers hold: as many as fit (132 / 8 = 16).
+  CHECK(StreamK::make(g, 132, {Decomposition::kSplitK, 64}).plan.splits == 16);
+}
+
 TEST_CASE("StreamK data-parallel walks the tiles as DataParallel does", "[gemm][scheduler][stream_k]") {
   for (int workers : {1, 5, 66, 132}) {
     const TileGrid g{4097, 4095, 1000, 128, 256, 64, 2, 1};

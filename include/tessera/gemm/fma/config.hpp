@@ -7,7 +7,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/config_base.hpp"
-#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace tessera::gemm {
@@ -42,16 +42,17 @@ struct FmaFamily {};
 // TM/4 x TN/4 sub-blocks of 4x4, spaced evenly over the block tile, so that its shared-
 // memory reads are 16-byte vectors and neighbouring threads read neighbouring vectors.
 // Options (options.hpp): D's element type, the epilogue; the scheduler is
-// scheduler::SplitKSlices (split-K with a workspace when the tiles cannot fill the device).
+// scheduler::StreamK<scheduler::reduce::SecondKernel> (split-K with a workspace when the tiles
+// cannot fill the device, the slices summed by a second kernel).
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class ElementAccumulator_ = float,
           class BlockTile_ = DefaultFmaBlockTile<Arch_>, class ThreadTile_ = DefaultFmaThreadTile<Arch_>,
           int kStages_ = 2, int kMinBlocksPerSm_ = kDefaultFmaMinBlocks<Arch_>, class... Options_>
 struct FmaConfig
-    : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::SplitKSlices,
-                 Options_...> {
+    : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                 scheduler::StreamK<scheduler::reduce::SecondKernel>, Options_...> {
   using Base = ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
-                          scheduler::SplitKSlices, Options_...>;
+                          scheduler::StreamK<scheduler::reduce::SecondKernel>, Options_...>;
   using ElementAccumulator = ElementAccumulator_;
   using BlockTile = BlockTile_;
   using ThreadTile = ThreadTile_;
@@ -72,10 +73,11 @@ struct FmaConfig
   static_assert(is_fma_element<ElementA_> && is_fma_element<ElementB_> && is_fma_element<ElementC_> &&
                     is_fma_element<typename Base::ElementD>,
                 "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::SplitKSlices> ||
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::StreamK<scheduler::reduce::SecondKernel>> ||
                     takes_problem_set<typename Base::Scheduler>,
-                "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
-                "tile, or one K slice of a tile, per block), or a batch or groups with "
+                "Tessera FMA GEMM: the FMA family schedules its tiles with "
+                "scheduler::StreamK<scheduler::reduce::SecondKernel> (one tile, or one K slice of a tile, per "
+                "block, the slices summed by a second kernel), or a batch or groups with "
                 "scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");

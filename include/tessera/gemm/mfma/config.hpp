@@ -237,7 +237,7 @@ struct MfmaConfig
                 "tiles with no other width)");
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(is_tile_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
                 "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK<>, "

@@ -1,5 +1,19 @@
-// scheduler::StreamK<>: one tile scheduler (scheduler/tile_scheduler.hpp) whose decomposition is chosen per
-// call: data-parallel, split-K or stream-K. One kernel runs all three; only the units differ.
+// scheduler::StreamK<Medium>: the one tile scheduler (scheduler/tile_scheduler.hpp) for everything
+// that splits K. Its decomposition is chosen per call: data-parallel, split-K or stream-K; one
+// kernel runs all three, only the units differ. Medium (namespace reduce, below) is where the
+// partial sums of a split tile meet and who adds them up; the plan, the walk and the partial
+// slots are the same for every medium:
+//   reduce::InLaunch      (the default, StreamK<>) partials and flags in the workspace, each
+//                         split tile reduced inside the launch by its peers; a persistent grid.
+//                         The wgmma, tcgen05 and MFMA families.
+//   reduce::SecondKernel  partials in the workspace, summed after the launch by a second kernel
+//                         (scheduler/fixup.hpp, second_kernel_reduce), one block per split
+//                         tile, with the in-launch reduction's summation; split-K only, every
+//                         tile split, one piece per worker (a grid of tiles x slices). The FMA
+//                         family, with its rule (choose_split_k).
+// A kernel calls the fix-up through two hooks (scheduler/fixup.hpp, FixupHooks): hand_on after
+// each unit's main loop, finish after its last unit; they do nothing for schedulers without
+// partials, so those kernels' code does not change.
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 256, 64>,
 //                              schedule::AutoSm90, ClusterShape<1, 1>, 0,
@@ -33,8 +47,9 @@
 //               another (the AMD wave emulator) needs.
 //
 // Which plan: choose_decomposition(), a cost model in K-tile iterations (the rule is written out
-// there); a call may ask for another through gemm::Arguments::split (scheduler/split_request.hpp). Without a workspace (or
-// one too small) the launch takes the data-parallel plan: the same result, unsplit.
+// there); a call may ask for another through gemm::Arguments::split (scheduler/split_request.hpp).
+// Without a workspace (or one too small) the launch takes the data-parallel plan: the same
+// result, unsplit.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -498,5 +513,15 @@ struct SchedulerHasFixup<S, std::enable_if_t<S::kFixup>> {
 };
 template <class S>
 constexpr bool scheduler_has_fixup = SchedulerHasFixup<S>::value;
+
+// What a persistent kernel (wgmma, tcgen05, MFMA) walks with its fix-up hooks: any tile
+// scheduler whose partials, if it has any, are reduced inside the launch (a second kernel's
+// medium needs a launch of its own, which those families do not make).
+template <class S, class = void>
+struct ReducesAfterLaunch : std::false_type {};
+template <class S>
+struct ReducesAfterLaunch<S, std::enable_if_t<!S::kReducesInLaunch>> : std::true_type {};
+template <class S>
+constexpr bool in_launch_scheduler = is_tile_scheduler<S> && !ReducesAfterLaunch<S>::value;
 
 }  // namespace tessera::gemm

@@ -23,13 +23,15 @@
 // Units must be independent of the order workers run in (no unit waits for another's),
 // unless the scheduler's fix-up says how partial tiles meet.
 //
-// A scheduler whose units may cover part of a tile's K (scheduler::StreamK<>, scheduler/stream_k.hpp) adds
-// a fix-up to this interface: `static constexpr bool kFixup = true` (scheduler_has_fixup<S>),
-// host: `use_workspace(FixupSpace)` after make() (without enough workspace it falls back to
-// whole tiles) and `static workspace_bound(grid, workers)`; device: `partial_slot(worker, j)`
+// A scheduler whose units may cover part of a tile's K (scheduler::StreamK<Medium>,
+// scheduler/stream_k.hpp) adds a fix-up to this interface: `static constexpr bool kFixup = true`
+// (scheduler_has_fixup<S>) and `kReducesInLaunch`; host: make(grid, workers, SplitRequest),
+// `use_workspace(FixupSpace)` after it (without enough workspace it falls back to whole tiles)
+// and `static workspace_bound(grid, workers, SplitRequest)`; device: `partial_slot(worker, j)`
 // (-1: the unit stores D itself), `readers_of_piece`, `reduces(worker, which)`, `reduction(...)`,
-// `partial(slot, rank)`, `flag(slot, rank, reader)`, which scheduler/fixup.hpp asks.
-// Kernels test scheduler_has_fixup<S> at compile time, so the others' code is unchanged.
+// `partial(slot, rank)`, `flag(slot, rank, reader)`, which scheduler/fixup.hpp asks. Kernels
+// reach it only through FixupHooks<S, ...> (scheduler/fixup.hpp), whose hooks do nothing for
+// the other schedulers, so their code is unchanged.
 //
 // Many GEMMs in one launch (problem_set.hpp): a scheduler that walks a batch or groups says so
 // with `static constexpr bool kProblemSet = true`, takes gemm::Arguments::problems on the host

@@ -240,7 +240,7 @@ struct UmmaConfig
   static_assert(!Base::Options::kScalesGiven,
                 "Tessera UmmaConfig: option::Scales is the wgmma family's fp8 scaling; the tcgen05 family takes "
                 "block scales through option::OperandScales<operand_scale::Mx or Nvfp4> (gemm/operand_scales.hpp)");
-  static_assert(is_tile_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");

@@ -144,7 +144,7 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
                 "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
                 "scheduler::Grouped, take 16-bit operands)");
-  static_assert(is_tile_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
