@@ -176,5 +176,6 @@ TEST_CASE("StreamK<SecondKernel>: no workspace, or a data-parallel request, runs
   CHECK(dp.workspace_bytes() == 0);
   CHECK(Sk::workspace_bound(g, 132, {Decomposition::kDataParallel}) == 0);
   // A stream-K request is not something this medium can do: the rule's split.
-  CHECK(Sk::make(g, 132, {Decomposition::kStreamK}).plan.splits == split.plan.splits);
+  CHECK(Sk::make(g, 132, {Decomposition::kStreamK}).plan.splits == Sk::make(g, 132).plan.splits);
+  CHECK(Sk::make(g, 132).plan.splits == 32);
 }
