@@ -117,8 +117,10 @@ struct FmaGemmKernel {
       const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
       run_unit<kSplitK, true>(p, worker, 0, unit, FmaProblemPlace::of(p, unit));
     } else {
+      // At most the scheduler's bound (StreamK<SecondKernel>: one), so that a grid of one unit per
+      // block keeps its main loop outermost.
       const int units = p.scheduler.units_of(worker);
-      for (int j = 0; j < units; ++j) {
+      for (int j = 0; j < units && j < Config::Scheduler::kMaxUnitsPerWorker; ++j) {
         run_unit<kSplitK, false>(p, worker, j, p.scheduler.unit(worker, j, 0, 0), FmaProblemPlace::whole(p));
       }
     }

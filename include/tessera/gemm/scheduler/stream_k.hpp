@@ -240,6 +240,9 @@ struct StreamK {
   // Whether the tile's peers reduce inside the launch (flags, FixupHooks::finish) or a second
   // kernel does after it.
   static constexpr bool kReducesInLaunch = std::is_same_v<Medium, reduce::InLaunch>;
+  // The most units a worker has: SecondKernel's grid gives each one piece (or one whole tile),
+  // which lets a kernel's loop over its units compile to a single pass.
+  static constexpr int kMaxUnitsPerWorker = kReducesInLaunch ? 0x7fffffff : 1;
   // The most pieces a tile is cut into: what units() counts per tile (it caps the grid).
   static constexpr int kMaxPiecesPerTile = 256;
 
