@@ -168,7 +168,7 @@ constexpr bool problem_owns_all_rows = OwnsAllRows<S>::value;
 
 // Whether S is a tile scheduler of this interface (above), one GEMM's or a problem set's: what
 // the persistent kernels (wgmma, tcgen05, MFMA) walk, whatever the scheduler. Schedulers with
-// another make() (scheduler::SplitKSlices, ClusterSlices: units that are K slices of a
+// another make() (scheduler::ClusterSlices: units that are K slices of a
 // non-persistent grid, summed by their family's own pass) are not.
 template <class S, class = void>
 struct IsOneGemmScheduler : std::false_type {};
