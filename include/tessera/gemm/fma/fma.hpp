@@ -117,7 +117,7 @@ struct KernelLauncher<FmaFamily, Config> {
     using Output = decltype(p.output);
     const SecondKernelParams<Scheduler, Output> r{p.scheduler, p.output};
     LaunchShape reduce;
-    reduce.grid_x = unsigned(p.scheduler.split_tiles());
+    reduce.grid_x = unsigned(p.scheduler.second_kernel_blocks());
     reduce.block_x = kSecondKernelThreads;
     return launch_kernel(second_kernel_reduce<Scheduler, Output, Config::kBlockM, Config::kBlockN>, reduce, stream, r);
   }

@@ -239,9 +239,11 @@ struct FixupHooks<Scheduler, LayoutC, kTileM, kTileN, true> {
   }
 };
 
-// reduce::SecondKernel's second kernel: after the launch that wrote the partials, block t sums
-// split tile t over its peers with the in-launch reduction's code (StreamKFixup::sum; the end
-// of the first launch stands in for the flags), and writes D through `output`.
+// reduce::SecondKernel's second kernel: after the launch that wrote the partials, each split
+// tile is summed over its peers by as many blocks as it has slices, each block a share of the
+// tile's lines (as the in-launch peers share it), with the in-launch reduction's code
+// (StreamKFixup::sum; the end of the first launch stands in for the flags); D written through
+// `output`. Its grid: the scheduler's second_kernel_blocks().
 constexpr int kSecondKernelThreads = 256;
 
 template <class Scheduler, class Output>
@@ -254,9 +256,13 @@ template <class Scheduler, class Output, int kTileM, int kTileN>
 TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(kSecondKernelThreads, 1)
     second_kernel_reduce(const SecondKernelParams<Scheduler, Output> p) {
   using Partial = StreamKFixup<typename Output::Layout, kTileM, kTileN>;
+  const int shares = p.scheduler.plan.splits;
+  const int block = int(block_index());
+  TileReduction r = p.scheduler.whole_reduction(block / shares, 0, 0);
+  r.reader = block % shares;
+  r.readers = shares;
   Output out = p.output;
-  Partial::sum(p.scheduler, p.scheduler.whole_reduction(int(block_index()), 0, 0), 0, out, thread_index(),
-               kSecondKernelThreads);
+  Partial::sum(p.scheduler, r, 0, out, thread_index(), kSecondKernelThreads);
 }
 
 // D's OutputRun from a kernel's parameters (c, ldc, d, ldd, M, N, epilogue), with vector

@@ -478,6 +478,8 @@ struct StreamK {
   TESSERA_HOST_DEVICE std::int64_t split_tiles() const {
     return plan.mode == Decomposition::kDataParallel ? 0 : cluster_tiles.num_tiles() - plan.dp_tiles;
   }
+  // The second kernel's blocks: a share of a split tile's lines per slice of it.
+  TESSERA_HOST_DEVICE std::int64_t second_kernel_blocks() const { return split_tiles() * plan.splits; }
   TESSERA_HOST_DEVICE TileReduction whole_reduction(int t, int cm, int cn) const {
     const int first = first_peer(t), last = last_peer(t);
     // The first peer wrote to its own slot when the tile is where its run starts, else to the
