@@ -179,10 +179,11 @@ struct StreamKFixup {
 //
 //   for (int j = 0; j < units; ++j) {
 //     ... unit j's main loop ...
-//     if (Fixup::hand_on(p.scheduler, worker, j, cm, cn, scatter, thread, threads, sync)) continue;
+//     if (Fixup::kActive && Fixup::hand_on(p.scheduler, worker, j, cm, cn, scatter, thread, threads, sync))
+//       continue;
 //     ... unit j's epilogue: D ...
 //   }
-//   Fixup::finish(p.scheduler, worker, cm, cn, make_output, thread, threads, sync);
+//   if (Fixup::kActive) Fixup::finish(p.scheduler, worker, cm, cn, make_output, thread, threads, sync);
 //
 // (cm, cn): the CTA's place in its cluster (0, 0 without clusters).
 // hand_on: when unit j covers part of its tile's K, `scatter(float* partial)` writes the unit's
@@ -195,6 +196,10 @@ struct StreamKFixup {
 // make_output is called, and its kernels' code is what it was without them.
 template <class Scheduler, class LayoutC, int kTileM, int kTileN, bool = scheduler_has_fixup<Scheduler>>
 struct FixupHooks {
+  // Kernels call the hooks as `Fixup::kActive && Fixup::hand_on(...)`: with a constant false the
+  // arguments (the lambdas, which capture the accumulators) are never built, so the optimiser
+  // sees exactly the code it saw without hooks.
+  static constexpr bool kActive = false;
   using Partial = StreamKFixup<LayoutC, kTileM, kTileN>;
   template <class Scatter, class Sync>
   TESSERA_DEVICE TESSERA_FORCEINLINE static constexpr bool hand_on(const Scheduler&, int, int, int, int, Scatter&&, int,
@@ -208,6 +213,7 @@ struct FixupHooks {
 
 template <class Scheduler, class LayoutC, int kTileM, int kTileN>
 struct FixupHooks<Scheduler, LayoutC, kTileM, kTileN, true> {
+  static constexpr bool kActive = true;
   using Partial = StreamKFixup<LayoutC, kTileM, kTileN>;
 
   template <class Scatter, class Sync>

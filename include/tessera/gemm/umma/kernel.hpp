@@ -240,7 +240,8 @@ struct UmmaGemmKernel {
       };
       const std::uint32_t taddr = nvidia::tmem_address(buffer_address(tmem_base, buffer.stage), 32 * w, 0);
       // Part of the tile's K (so K > 0: the buffer holds it): a partial, reduced after the last unit.
-      if (Fixup::hand_on(
+      if (Fixup::kActive &&
+          Fixup::hand_on(
               p.scheduler, worker, j, at.cm, at.cn,
               [&](float* partial) { scatter_partial<Epilogue>(partial, taddr, w, lane, release); }, 32 * w + lane,
               128, [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); })) {
@@ -265,12 +266,14 @@ struct UmmaGemmKernel {
       }
       if (have) buffer.advance();
     }
-    Fixup::finish(
+    if (Fixup::kActive) {
+      Fixup::finish(
         p.scheduler, worker, at.cm, at.cn,
         [&] {
           return output_run<typename C::ElementC, typename C::ElementD, typename C::LayoutC, typename C::Epilogue>(p);
         },
         32 * w + lane, 128, [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); });
+    }
     if constexpr (kTmaStores) {
       if (lane == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
     }

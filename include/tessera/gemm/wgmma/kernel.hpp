@@ -209,15 +209,18 @@ struct WgmmaGemmKernel {
       }
       // Part of the tile's K: a partial, reduced after the last unit (Cooperative: both
       // consumers published it; Pingpong: this one).
-      auto scatter = [&](float* partial) { scatter_partial(partial, acc, row0, t); };
       if constexpr (Config::kPingpong) {
-        if (Fixup::hand_on(p.scheduler, worker, j, at.cm, at.cn, scatter, t, 128,
-                           [c] { nvidia::named_barrier_sync(kEpilogueBarrier + c, 128); })) {
+        if (Fixup::kActive &&
+            Fixup::hand_on(
+                p.scheduler, worker, j, at.cm, at.cn, [&](float* partial) { scatter_partial(partial, acc, row0, t); },
+                t, 128, [c] { nvidia::named_barrier_sync(kEpilogueBarrier + c, 128); })) {
           continue;
         }
       } else {
-        if (Fixup::hand_on(p.scheduler, worker, j, at.cm, at.cn, scatter, c * 128 + t, 256,
-                           [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); })) {
+        if (Fixup::kActive &&
+            Fixup::hand_on(
+                p.scheduler, worker, j, at.cm, at.cn, [&](float* partial) { scatter_partial(partial, acc, row0, t); },
+                c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); })) {
           continue;
         }
       }
@@ -238,13 +241,15 @@ struct WgmmaGemmKernel {
         Epilogue::direct_store_with(p, output, acc, m0, n0, t);
       }
     }
-    Fixup::finish(
+    if (Fixup::kActive) {
+      Fixup::finish(
         p.scheduler, worker, at.cm, at.cn,
         [&] {
           return output_run<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
                             typename Config::Epilogue>(p);
         },
         c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
+    }
     if constexpr (kTmaStores) {
       if (t == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
     }
