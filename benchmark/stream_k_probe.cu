@@ -1,4 +1,4 @@
-// stream_k_probe: the tuning probe of scheduler::StreamK. Times, on a few shapes, the wgmma
+// stream_k_probe: the tuning probe of scheduler::StreamK<>. Times, on a few shapes, the wgmma
 // family's data-parallel default beside its StreamK configurations with each decomposition
 // forced (data-parallel, split-K at several slice counts, stream-K) and with the rule's own
 // choice, and cuBLAS (cublasGemmEx, and cublasLtMatmul with the best of its heuristic's top 8,
@@ -25,13 +25,13 @@
 using namespace tessera;
 using bf16 = bfloat16_t;
 using gemm::Decomposition;
-using gemm::scheduler::ForceDecomposition;
+using gemm::SplitRequest;
 using probe::Extents;
 
 namespace {
 
 probe::Timing g_timing{15};
-bool g_quick = false;     // the rule's plans only (no forced decompositions)
+bool g_quick = false;     // the rule's plans only (no requested decompositions)
 bool g_pingpong = false;  // also the 128x128 Pingpong configuration
 
 float time_ms(const std::function<void()>& launch) { return probe::median_ms(launch, g_timing); }
@@ -42,18 +42,20 @@ struct Problem {
   Extents s;
   probe::Operands o;
   explicit Problem(const Extents& e) : s(e), o(e) {}
-  gemm::Arguments<bf16, bf16, bf16> args() const {
-    return {s.M, s.N, s.K, o.a, s.K, o.b, s.K, nullptr, s.N, o.d, s.N, 1.0f, 0.0f};
+  gemm::Arguments<bf16, bf16, bf16> args(const SplitRequest& split) const {
+    gemm::Arguments<bf16, bf16, bf16> a{s.M, s.N, s.K, o.a, s.K, o.b, s.K, nullptr, s.N, o.d, s.N, 1.0f, 0.0f};
+    a.split = split;
+    return a;
   }
 };
 
 // The plan a 1x1 StreamK configuration takes on `sms` SMs, in words.
 template <class Config>
-std::string plan_text(const Extents& s, int sms) {
+std::string plan_text(const Extents& s, int sms, const SplitRequest& split) {
   const gemm::TileGrid g{s.M, s.N, s.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-  std::int64_t workers = gemm::scheduler::StreamK::units(g);
+  std::int64_t workers = gemm::scheduler::StreamK<>::units(g);
   if (workers > sms) workers = sms;
-  const auto k = gemm::scheduler::StreamK::make(g, int(workers));
+  const auto k = gemm::scheduler::StreamK<>::make(g, int(workers), split);
   char buf[160];
   std::snprintf(buf, sizeof buf, "%s: dp %lld, granule %d, splits %d, sk workers %d", gemm::decomposition_name(k.plan.mode),
                 (long long)k.plan.dp_tiles, k.plan.granule, k.plan.splits, k.plan.sk_workers);
@@ -61,11 +63,13 @@ std::string plan_text(const Extents& s, int sms) {
 }
 
 template <class Config>
-void run_tessera(const std::string& name, Problem& p, std::vector<Row>& rows, int sms) {
+void run_tessera(const std::string& name, Problem& p, std::vector<Row>& rows, int sms, const SplitRequest& split = {}) {
   using G = gemm::Gemm<Config>;
-  const auto args = p.args();
+  const auto args = p.args(split);
   std::string label = name;
-  if constexpr (gemm::scheduler_has_fixup<typename Config::Scheduler>) label += " [" + plan_text<Config>(p.s, sms) + "]";
+  if constexpr (gemm::scheduler_has_fixup<typename Config::Scheduler>) {
+    label += " [" + plan_text<Config>(p.s, sms, split) + "]";
+  }
   const std::size_t ws_bytes = G::workspace_size(args);
   void* ws = nullptr;
   if (ws_bytes > 0) TESSERA_GPU_CHECK(gpu::malloc_bytes(&ws, ws_bytes));
@@ -86,20 +90,14 @@ template <class Config>
 void run_decompositions(const std::string& name, Problem& p, std::vector<Row>& rows, int sms) {
   run_tessera<Config>(name + " rule", p, rows, sms);
   if (g_quick) return;
-  {
-    ForceDecomposition force(Decomposition::kDataParallel);
-    run_tessera<Config>(name + " data-parallel", p, rows, sms);
-  }
-  {
-    ForceDecomposition force(Decomposition::kStreamK);
-    run_tessera<Config>(name + " stream-K", p, rows, sms);
-  }
+  run_tessera<Config>(name + " data-parallel", p, rows, sms, {Decomposition::kDataParallel});
+  run_tessera<Config>(name + " stream-K", p, rows, sms, {Decomposition::kStreamK});
   for (int splits : {2, 3, 4, 6, 8, 11, 16, 32, 64}) {
-    ForceDecomposition force(Decomposition::kSplitK, splits);
+    const SplitRequest split{Decomposition::kSplitK, splits};
     const gemm::TileGrid g{p.s.M, p.s.N, p.s.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-    const auto k = gemm::scheduler::StreamK::make(g, sms);
+    const auto k = gemm::scheduler::StreamK<>::make(g, sms, split);
     if (k.plan.mode != Decomposition::kSplitK || k.plan.splits != splits) continue;
-    run_tessera<Config>(name + " split-K " + std::to_string(splits), p, rows, sms);
+    run_tessera<Config>(name + " split-K " + std::to_string(splits), p, rows, sms, split);
   }
 }
 
@@ -108,7 +106,7 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt, int sms) {
   std::vector<Row> rows;
   probe::baselines(blas, lt, s, false, p.o, g_timing, true, rows);
   using gemm::ClusterShape;
-  using Sk = gemm::option::Scheduler<gemm::scheduler::StreamK>;
+  using Sk = gemm::option::Scheduler<gemm::scheduler::StreamK<>>;
   using Dp256 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor>;
   using Sk256 = gemm::WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
                                   gemm::option::Tile<GemmShape<128, 256, 64>>,

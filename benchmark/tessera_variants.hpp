@@ -111,11 +111,11 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
   // The default WgmmaConfig: 128 x 256 x 64 tiles, the schedule the rule picks
   // (Cooperative), no cluster (benchmark/notes/wgmma.md says why).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
-  // The same tile with scheduler::StreamK: data-parallel, split-K or stream-K per call, by the
+  // The same tile with scheduler::StreamK<>: data-parallel, split-K or stream-K per call, by the
   // rule of gemm/scheduler/stream_k.hpp (benchmark/notes/stream_k.md).
   impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC,
                                                    option::Tile<tessera::GemmShape<128, 256, 64>>,
-                                                   tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>>>>(
+                                                   tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK<>>>>>(
       "tessera_wgmma_streamk"));
   impls.push_back(tessera_impl<P, Gemm<tessera::gemm::Auto<EA, LA, EB, LB, EC, LC>>>("tessera_auto"));
 #if defined(TESSERA_BENCH_TUNE_VARIANTS)
@@ -139,7 +139,7 @@ void tessera_gemm_variants(std::vector<Impl<P>>& impls) {
         option::Cluster<2, 1>>>>("tessera_wgmma_2x1"));
     // Candidates for the shapes whose 128 x 256 tiles fill the SMs unevenly (a partial last wave).
     using tessera::gemm::option::Scheduler;
-    using tessera::gemm::scheduler::StreamK;
+    using StreamK = tessera::gemm::scheduler::StreamK<>;
     impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
                                                      option::Schedule<Cooperative>>>>(
         "tessera_wgmma_128x128"));

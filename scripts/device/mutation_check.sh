@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Proves the GPU suites can fail: builds each against a copy of the headers with one
 # deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
-#   FMA family:   the K-edge check drops the last column of K; the split-K workspace slice
-#                 offset with M and N swapped (caught on 33 x 17 and 130 x 67: a wrong
-#                 result, or a write into the workspace's guard);
+#   FMA family:   the K-edge check drops the last column of K; a split-K slice's partial
+#                 written one tile line off its slot (a wrong result, or a write into the
+#                 workspace's guard);
 #   wgmma family: the consumers read B from the next stage of the ring (a stage index off
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
@@ -53,7 +53,7 @@ if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant tessera/memory/operand_tile_loader.hpp \
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
   build_mutant test_fma_gemm_mutant_split_k tessera/gemm/fma/kernel.hpp \
-    's/slice_elements(p\.M, p\.N)/slice_elements(p.N, p.M)/' test/gpu/test_fma_gemm.cu
+    's/RunWriter writer{partial, m0, n0}/RunWriter writer{partial + kBN, m0, n0}/' test/gpu/test_fma_gemm.cu
   build_mutant test_wgmma_gemm_mutant tessera/gemm/wgmma/mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu

@@ -1,14 +1,15 @@
-// The wgmma family's kernel walks DataParallel's or StreamK's units (a fix-up follows only
-// StreamK's); the FMA family's one-unit-per-block SplitKSlices is not one of them.
-#include "tessera/gemm/scheduler/split_k.hpp"
+// The wgmma family's kernel walks any tile scheduler whose partials, if any, are reduced in the
+// launch (StreamK<> with the in-launch medium); StreamK<reduce::SecondKernel>, the FMA family's,
+// needs a second launch the wgmma family does not make, and is refused.
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
 
 using namespace tessera;
 
 #ifdef TESSERA_EXPECT_FAIL
-using Scheduler = gemm::scheduler::SplitKSlices;
+using Scheduler = gemm::scheduler::StreamK<gemm::scheduler::reduce::SecondKernel>;
 #else
-using Scheduler = gemm::scheduler::StreamK;
+using Scheduler = gemm::scheduler::StreamK<>;
 #endif
 using Config = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                                  gemm::option::Tile<GemmShape<128, 256, 64>>,

@@ -25,9 +25,9 @@ namespace {
 #endif
 
 #if defined(EMU_TEST_MUTANT_FMA_SPLIT_K_OFFSET)
-// The split-K workspace slice offset with M and N swapped: on 33 x 17 (not multiples of 4)
-// a row-major D's slices overlap (the reduce reads poison: wrong result), a column-major
-// D's run past the workspace (its guard is written).
+// A split-K slice's partial tile written one tile line (BlockN floats) past its slot: its first
+// line is never written (the second kernel reads poison: a wrong result) and the last slot's
+// runs past the workspace (its guard is written).
 template <class Config>
 bool split_k_caught(const char* what) {
   emu_test::CaseShape s{33, 17, 3001, 0, 1.0f, 0.5f};
@@ -40,12 +40,12 @@ bool split_k_caught(const char* what) {
   return wrong || r.workspace_guard_writes > 0;
 }
 
-TEST_CASE("mutation: the split-K slice offset with M and N swapped is a wrong result or a guard write",
+TEST_CASE("mutation: a split-K partial written off its slot is a wrong result or a guard write",
           "[emulator][mutation]") {
   using Row = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor, tessera::RowMajor>;
   using Col = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::ColumnMajor,
                                   tessera::ColumnMajor>;
-  std::printf("MUTATION: split-K slice offset slice_elements(N, M) instead of (M, N)\n");
+  std::printf("MUTATION: split-K partial tile written one tile line off its slot\n");
   CHECK(split_k_caught<Row>("row-major D"));
   CHECK(split_k_caught<Col>("column-major D"));
 }

@@ -22,9 +22,10 @@ namespace {
 template <class Config>
 bool splits_case(const CaseShape& s, int cus) {
   const tessera::gemm::TileGrid g{s.M, s.N, s.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-  std::int64_t workers = tessera::gemm::scheduler::StreamK::units(g);
+  std::int64_t workers = tessera::gemm::scheduler::StreamK<>::units(g);
   if (workers > cus * Config::kBlocksPerCu) workers = cus * Config::kBlocksPerCu;
-  return tessera::gemm::scheduler::StreamK::make(g, int(workers)).plan.mode == tessera::gemm::Decomposition::kSplitK;
+  return tessera::gemm::scheduler::StreamK<>::make(g, int(workers), s.split).plan.mode ==
+         tessera::gemm::Decomposition::kSplitK;
 }
 
 template <class Config>
@@ -33,9 +34,9 @@ bool caught() {
   CaseShape s{bm + 2, bn + 5, 20 * bk + 9, 0, 1.0f, 0.5f};
   s.ld_multiple = 8;
   s.workspace = true;
+  s.split = {tessera::gemm::Decomposition::kSplitK, 3};
   emu::Options options;
   options.compute_units = 16;
-  tessera::gemm::scheduler::ForceDecomposition force(tessera::gemm::Decomposition::kSplitK, 3);
   REQUIRE(splits_case<Config>(s, options.compute_units));
   const EmulatedResult r = run_emulated_gemm<Config>(s, tessera::test::fresh_seed(), options);
   const bool reported = !emu::reports().empty();

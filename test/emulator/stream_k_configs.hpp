@@ -1,4 +1,4 @@
-// MFMA configurations with scheduler::StreamK (gemm/scheduler/stream_k.hpp), for the emulator: a persistent
+// MFMA configurations with scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), for the emulator: a persistent
 // grid of workgroups, each running units of a tile and a range of its K tiles, partial tiles
 // through the workspace. Between them: both targets, both operand copies (16-byte K-contiguous
 // and register-transposing; the element gather on unaligned shapes), the 16x16 and 32x32
@@ -14,7 +14,7 @@ using ::tessera::ColumnMajor;
 using ::tessera::GemmShape;
 using ::tessera::half_t;
 using ::tessera::RowMajor;
-using StreamKOption = ::tessera::gemm::option::Scheduler<::tessera::gemm::scheduler::StreamK>;
+using StreamKOption = ::tessera::gemm::option::Scheduler<::tessera::gemm::scheduler::StreamK<>>;
 // No ping-pong, 128x128x64, bf16 in, fp32 row-major D; A row-, B column-major.
 template <class Arch>
 using Baseline = ::tessera::gemm::MfmaConfig<Arch, bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, float, RowMajor,

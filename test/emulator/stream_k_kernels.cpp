@@ -1,4 +1,4 @@
-// The MFMA configurations with scheduler::StreamK through the host API, for the emulator (an
+// The MFMA configurations with scheduler::StreamK<> through the host API, for the emulator (an
 // instrumented translation unit: see emulated_gemm.hpp and stream_k_configs.hpp).
 #define EMU_TEST_DEFINE_GEMM 1
 #define EMU_TEST_MFMA_FAMILY 1

@@ -74,9 +74,9 @@ TEST_CASE("emulated: in place, unaligned operands, K = 0 and alpha = 0", "[emula
 
 TEST_CASE("emulated: split-K where M and N are not multiples of 4, one and several tiles",
           "[emulator][fma][splitk]") {
-  // The workspace slice of split s starts s * PartialTile::slice_elements(M, N) floats in:
-  // with M and N multiples of 4 (16 x 300 above) a slice offset with M and N swapped is the
-  // same number, here it is not. The workspace is guarded on both sides (emulated_gemm_case.hpp).
+  // Each K slice of a tile writes its partial tile (BlockM x BlockN floats) to its own slot
+  // and the second kernel sums them; edge tiles here are partly outside M x N. The workspace is
+  // guarded on both sides (emulated_gemm_case.hpp).
   using RowF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
                                      tessera::RowMajor>;
   using ColF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::ColumnMajor,
@@ -92,6 +92,32 @@ TEST_CASE("emulated: split-K where M and N are not multiples of 4, one and sever
     emu_test::check_emulated_gemm<ColF16>(s);
     emu_test::check_emulated_gemm<RowBf16>(s);
   }
+}
+
+TEST_CASE("emulated: split-K slices a call asks for (Arguments::split), and none when it asks for none",
+          "[emulator][fma][splitk]") {
+  using RowF32 = emu_test::Gfx942Fma<float, float, float, tessera::RowMajor, tessera::RowMajor,
+                                     tessera::RowMajor>;
+  using ColF16 = emu_test::Gfx942Fma<tessera::half_t, tessera::half_t, tessera::half_t, tessera::ColumnMajor,
+                                     tessera::ColumnMajor, tessera::ColumnMajor>;
+  using tessera::gemm::Decomposition;
+  for (int splits : {2, 3, 7}) {
+    INFO(splits << " slices");
+    CaseShape s{70, 45, 900, 0, 1.0f, 0.5f};
+    s.workspace = s.must_split = true;
+    s.split = {Decomposition::kSplitK, splits};
+    emu_test::check_emulated_gemm<RowF32>(s);
+    emu_test::check_emulated_gemm<ColF16>(s);
+  }
+  // Data-parallel asked for: no workspace needed, the same result.
+  CaseShape dp{16, 300, 600, 0, 1.0f, 1.0f};
+  dp.workspace = true;
+  dp.split = {Decomposition::kDataParallel};
+  const std::uint64_t seed = tessera::test::fresh_seed();
+  const emu_test::EmulatedResult r = emu_test::run_emulated_gemm<RowF32>(dp, seed);
+  CHECK(r.workspace_bytes == 0);
+  CHECK(r.status == tessera::Status::kSuccess);
+  CHECK_CASE_OUTCOME(dp, r);
 }
 
 TEST_CASE("emulated: a configuration for one AMD target is refused on the other", "[emulator][fma]") {

@@ -1,8 +1,8 @@
-// The MFMA GEMM with scheduler::StreamK on the wave emulator (emulated, not run on AMD
+// The MFMA GEMM with scheduler::StreamK<> on the wave emulator (emulated, not run on AMD
 // hardware): a persistent grid whose workgroups run units of a tile and a range of its K tiles,
 // partial tiles written to the workspace and reduced by the tile's last peer (the emulator
 // runs workgroups one after another: gemm/scheduler/stream_k.hpp, Reducers). Data-parallel, split-K and
-// stream-K forced in turn, and the rule's choice, on edge tiles, K tails, M = 1, K much deeper
+// stream-K requested in turn (Arguments::split), and the rule's choice, on edge tiles, K tails, M = 1, K much deeper
 // than M and N, beta, C == D and unaligned operands, against the float64 reference with
 // poisoned outputs and a poisoned workspace, with no emulator report of any kind.
 #include <catch2/catch.hpp>
@@ -16,8 +16,8 @@
 
 using namespace emu_test;
 using tessera::gemm::Decomposition;
-using tessera::gemm::scheduler::ForceDecomposition;
-using tessera::gemm::scheduler::StreamK;
+using tessera::gemm::SplitRequest;
+using StreamK = tessera::gemm::scheduler::StreamK<>;
 using tessera::test::CaseShape;
 
 namespace {
@@ -48,7 +48,7 @@ Decomposition planned(const CaseShape& s, int cus) {
   const tessera::gemm::TileGrid g{s.M, s.N, s.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
   std::int64_t workers = StreamK::units(g);
   if (workers > cus * Config::kBlocksPerCu) workers = cus * Config::kBlocksPerCu;
-  return StreamK::make(g, int(workers)).plan.mode;
+  return StreamK::make(g, int(workers), s.split).plan.mode;
 }
 
 }  // namespace
@@ -63,23 +63,25 @@ TEMPLATE_LIST_TEST_CASE("MFMA GEMM with StreamK (emulated): every decomposition"
     }
     {
       INFO("data-parallel");
-      ForceDecomposition force(Decomposition::kDataParallel);
-      check_emulated_gemm<TestType>(s, options);
+      CaseShape dp = s;
+      dp.split = {Decomposition::kDataParallel};
+      REQUIRE(planned<TestType>(dp, options.compute_units) == Decomposition::kDataParallel);
+      check_emulated_gemm<TestType>(dp, options);
     }
     for (int splits : {2, 3, 5}) {
       INFO("split-K, " << splits << " slices");
-      ForceDecomposition force(Decomposition::kSplitK, splits);
-      REQUIRE(planned<TestType>(s, options.compute_units) == Decomposition::kSplitK);
       CaseShape split = s;
+      split.split = {Decomposition::kSplitK, splits};
       split.must_split = true;
+      REQUIRE(planned<TestType>(split, options.compute_units) == Decomposition::kSplitK);
       check_emulated_gemm<TestType>(split, options);
     }
     {
       INFO("stream-K");
-      ForceDecomposition force(Decomposition::kStreamK);
-      REQUIRE(planned<TestType>(s, options.compute_units) == Decomposition::kStreamK);
       CaseShape sk = s;
+      sk.split = {Decomposition::kStreamK};
       sk.must_split = true;
+      REQUIRE(planned<TestType>(sk, options.compute_units) == Decomposition::kStreamK);
       check_emulated_gemm<TestType>(sk, options);
     }
   }

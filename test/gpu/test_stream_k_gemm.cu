@@ -1,6 +1,6 @@
-// GPU tests of scheduler::StreamK on the Hopper family (WgmmaConfig with
-// option::Scheduler<scheduler::StreamK>): data-parallel, split-K and stream-K forced in turn
-// (scheduler::ForceDecomposition) and the rule's own choice, on odd shapes, K tails, beta, C == D,
+// GPU tests of scheduler::StreamK<> on the Hopper family (WgmmaConfig with
+// option::Scheduler<scheduler::StreamK<>>): data-parallel, split-K and stream-K requested in turn
+// (gemm::Arguments::split) and the rule's own choice, on odd shapes, K tails, beta, C == D,
 // every A/B layout and both C/D layouts, M = 1, K much deeper than M and N, a cluster, both
 // schedules, a test-only epilogue; split-K and stream-K bitwise identical over 10 runs; no
 // workspace, or one a byte short, runs unsplit (and leaves the workspace alone); bad
@@ -16,13 +16,12 @@
 using namespace tessera;
 using gemm::ClusterShape;
 using gemm::Decomposition;
-using gemm::scheduler::ForceDecomposition;
 using tessera::test::CaseShape;
 using tessera::test::check_gemm;
 
 namespace {
 
-using StreamKOption = gemm::option::Scheduler<gemm::scheduler::StreamK>;
+using StreamKOption = gemm::option::Scheduler<gemm::scheduler::StreamK<>>;
 template <class EA, class EC, class LA, class LB, class LC, class Tile = GemmShape<128, 256, 64>,
           class Schedule = schedule::AutoSm90, class Cluster = ClusterShape<1, 1>, class... Options>
 using Sk = gemm::WgmmaConfig<EA, LA, EA, LB, EC, LC, gemm::option::Tile<Tile>, gemm::option::Schedule<Schedule>,
@@ -41,6 +40,11 @@ CaseShape with_workspace(CaseShape s) {
 }
 CaseShape tma(CaseShape s) {
   s.ld_multiple = 8;
+  return s;
+}
+// The case with the call's request for a decomposition (Arguments::split).
+CaseShape requesting(CaseShape s, Decomposition mode, int splits = 0) {
+  s.split = {mode, splits};
   return s;
 }
 
@@ -63,9 +67,9 @@ Decomposition planned(const CaseShape& s) {
   REQUIRE_CUDA(cudaGetDevice(&device));
   REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const gemm::TileGrid g{s.M, s.N, s.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-  std::int64_t workers = gemm::scheduler::StreamK::units(g);
+  std::int64_t workers = gemm::scheduler::StreamK<>::units(g);
   if (workers > sms) workers = sms;
-  return gemm::scheduler::StreamK::make(g, int(workers)).plan.mode;
+  return gemm::scheduler::StreamK<>::make(g, int(workers), s.split).plan.mode;
 }
 
 template <class Config>
@@ -78,20 +82,19 @@ void sweep(bool one_cta_clusters) {
     }
     {
       INFO("data-parallel");
-      ForceDecomposition force(Decomposition::kDataParallel);
-      check_gemm<Config>(s);
+      check_gemm<Config>(requesting(s, Decomposition::kDataParallel));
     }
     for (int splits : {2, 3, 7}) {
       INFO("split-K, " << splits << " slices");
-      ForceDecomposition force(Decomposition::kSplitK, splits);
-      if (one_cta_clusters && s.M < 600) REQUIRE(planned<Config>(s) == Decomposition::kSplitK);
-      check_gemm<Config>(s);
+      const CaseShape split = requesting(s, Decomposition::kSplitK, splits);
+      if (one_cta_clusters && s.M < 600) REQUIRE(planned<Config>(split) == Decomposition::kSplitK);
+      check_gemm<Config>(split);
     }
     {
       INFO("stream-K");
-      ForceDecomposition force(Decomposition::kStreamK);
-      if (one_cta_clusters) REQUIRE(planned<Config>(s) == Decomposition::kStreamK);
-      check_gemm<Config>(s);
+      const CaseShape sk = requesting(s, Decomposition::kStreamK);
+      if (one_cta_clusters) REQUIRE(planned<Config>(sk) == Decomposition::kStreamK);
+      check_gemm<Config>(sk);
     }
   }
 }
@@ -119,10 +122,10 @@ TEST_CASE("stream-K: in place (C == D) and beta", "[gpu][stream_k][inplace]") {
     s.in_place = true;
     s.workspace = true;
     for (Decomposition mode : {Decomposition::kSplitK, Decomposition::kStreamK}) {
-      ForceDecomposition force(mode, 5);
-      check_gemm<SkTn>(s);
-      check_gemm<SkNnColD>(s);
-      check_gemm<SkPingpong>(s);
+      const CaseShape r = requesting(s, mode, 5);
+      check_gemm<SkTn>(r);
+      check_gemm<SkNnColD>(r);
+      check_gemm<SkPingpong>(r);
     }
   }
 }
@@ -135,9 +138,10 @@ TEST_CASE("stream-K: the configuration's epilogue applied by the reducers", "[gp
   EpilogueCase<TimesC> times_c;
   times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
   for (Decomposition mode : {Decomposition::kSplitK, Decomposition::kStreamK}) {
-    ForceDecomposition force(mode, 4);
-    check_gemm<TimesC>(with_workspace({300, 130, 3000, 0, 1.0f, 0.75f}), tessera::test::NoArgsCheck{}, times_c);
-    check_gemm<TimesC>(with_workspace({129, 257, 2001, 1, 1.0f, 0.75f}), tessera::test::NoArgsCheck{}, times_c);
+    check_gemm<TimesC>(requesting(with_workspace({300, 130, 3000, 0, 1.0f, 0.75f}), mode, 4),
+                       tessera::test::NoArgsCheck{}, times_c);
+    check_gemm<TimesC>(requesting(with_workspace({129, 257, 2001, 1, 1.0f, 0.75f}), mode, 4),
+                       tessera::test::NoArgsCheck{}, times_c);
   }
 }
 
@@ -185,20 +189,17 @@ TEST_CASE("stream-K and split-K: the same bits on every run", "[gpu][stream_k][d
   for (const CaseShape& s : {tma({256, 256, 16384}), CaseShape{129, 257, 3001, 1, 1.0f, 0.5f}, tma({1, 512, 9000})}) {
     for (Decomposition mode : {Decomposition::kSplitK, Decomposition::kStreamK}) {
       INFO(gemm::decomposition_name(mode));
-      ForceDecomposition force(mode, 6);
-      check_bitwise_repeatable<SkTn>(s, 10);
-      check_bitwise_repeatable<SkPingpong>(s, 10);
+      check_bitwise_repeatable<SkTn>(requesting(s, mode, 6), 10);
+      check_bitwise_repeatable<SkPingpong>(requesting(s, mode, 6), 10);
     }
   }
-  ForceDecomposition force(Decomposition::kStreamK);
-  check_bitwise_repeatable<SkCluster>(tma({512, 512, 8192}), 10);
+  check_bitwise_repeatable<SkCluster>(requesting(tma({512, 512, 8192}), Decomposition::kStreamK), 10);
 }
 
 TEST_CASE("stream-K: no workspace, or one smaller than workspace_size, runs unsplit and leaves it alone",
           "[gpu][stream_k][workspace]") {
-  const CaseShape s = tma({136, 264, 64 * 37 + 8, 0, 1.0f, 0.5f});
   for (Decomposition mode : {Decomposition::kSplitK, Decomposition::kStreamK}) {
-    ForceDecomposition force(mode, 4);
+    const CaseShape s = requesting(tma({136, 264, 64 * 37 + 8, 0, 1.0f, 0.5f}), mode, 4);
     check_gemm<SkTn>(s);  // no workspace at all
     const std::uint64_t seed = test::fresh_seed();
     INFO(test::describe_case<SkTn>(s, seed));
@@ -239,9 +240,9 @@ TEST_CASE("stream-K: bad arguments return their Status and write nothing", "[gpu
   test::poison(d);
   test::DeviceBuffer<bfloat16_t> da(a), db(b), dc(c), dd(d);
   using G = gemm::Gemm<SkTn>;
-  const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> good{M, N, K, da.ptr, K, db.ptr, K, dc.ptr, N, dd.ptr, N,
-                                                                 1.0f, 1.0f};
-  ForceDecomposition force(Decomposition::kSplitK, 8);
+  gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> good{M, N, K, da.ptr, K, db.ptr, K, dc.ptr, N, dd.ptr, N,
+                                                           1.0f, 1.0f};
+  good.split = {Decomposition::kSplitK, 8};
   const std::size_t bytes = G::workspace_size(good);
   REQUIRE(bytes > 0);
   void* workspace = nullptr;
@@ -269,9 +270,8 @@ TEST_CASE("stream-K: bad arguments return their Status and write nothing", "[gpu
 // A small cross-section for compute-sanitizer (memcheck, racecheck, synccheck).
 TEST_CASE("stream-K sanitizer cross-section", "[gpu][stream_k][sanitize]") {
   for (Decomposition mode : {Decomposition::kSplitK, Decomposition::kStreamK}) {
-    ForceDecomposition force(mode, 3);
-    check_gemm<SkTn>(with_workspace(tma({136, 264, 1000, 0, 1.0f, 0.5f})));
-    check_gemm<SkPingpong>(with_workspace({67, 130, 700, 1, 1.0f, 0.5f}));
-    check_gemm<SkCluster>(with_workspace(tma({256, 256, 1024})));
+    check_gemm<SkTn>(requesting(with_workspace(tma({136, 264, 1000, 0, 1.0f, 0.5f})), mode, 3));
+    check_gemm<SkPingpong>(requesting(with_workspace({67, 130, 700, 1, 1.0f, 0.5f}), mode, 3));
+    check_gemm<SkCluster>(requesting(with_workspace(tma({256, 256, 1024})), mode, 3));
   }
 }

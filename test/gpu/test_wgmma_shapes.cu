@@ -351,7 +351,7 @@ TEMPLATE_TEST_CASE("selector: every entry computes the right result", "[gpu][sha
     w.workspace = true;
     check_gemm<A>(w, record);
   }
-  // Deep K on 16 tiles of 128 x 256 with a workspace: scheduler::StreamK (split-K through it).
+  // Deep K on 16 tiles of 128 x 256 with a workspace: scheduler::StreamK<> (split-K through it).
   // (kStreamK128 needs 66 such tiles and K >= 16384, too large for the float64 reference here:
   // the rule's choice is a host test, the 128 x 128 StreamK kernel the stream-K suite's.)
   CaseShape deep = tma({512, 1024, 16384, 0, 1.0f, 0.5f});
@@ -381,11 +381,11 @@ TEST_CASE("selector: explain says which kernel and why", "[gpu][shapes][auto]") 
   INFO(bare);
   CHECK(bare.find("ClusterSplitK<128 x 128 x 64>") != std::string::npos);
   CHECK(bare.find("given workspace_size(args) bytes of workspace: WgmmaConfig 128 x 256 x 64, Cooperative, "
-                  "scheduler::StreamK") != std::string::npos);
+                  "scheduler::StreamK<>") != std::string::npos);
   static const char any_workspace = 0;
   const std::string given = gemm::explain<AutoTn>(deep, &any_workspace);
   INFO(given);
-  CHECK(given.find("with a workspace: WgmmaConfig 128 x 256 x 64, Cooperative, scheduler::StreamK") !=
+  CHECK(given.find("with a workspace: WgmmaConfig 128 x 256 x 64, Cooperative, scheduler::StreamK<>") !=
         std::string::npos);
   auto bad = args(16, 4096, 4096, 0.0f);
   bad.lda = 1;

@@ -1,7 +1,7 @@
-// ISA checks of scheduler::StreamK's kernels (gemm/scheduler/stream_k.hpp, scheduler/fixup.hpp):
+// ISA checks of scheduler::StreamK<>'s kernels (gemm/scheduler/stream_k.hpp, scheduler/fixup.hpp):
 // the wgmma family for sm_90a (also run by the GPU suite, test/gpu/test_stream_k_gemm.cu) and the
 // tcgen05 family for sm_100a (compiled and checked only: no Blackwell GPU has run it), each
-// explicitly instantiated with option::Scheduler<scheduler::StreamK>, compiled by nvcc to PTX
+// explicitly instantiated with option::Scheduler<scheduler::StreamK<>>, compiled by nvcc to PTX
 // (FileCheck below) and to a cubin with ptxas's resource report (no stack, no spills:
 // resource_report.py). The same file serves both targets: STREAM_K_ISA_UMMA picks the
 // tcgen05 half. Each configuration is a struct so its name shows in the kernel's symbol.
@@ -18,7 +18,7 @@ using tessera::GemmShape;
 using tessera::half_t;
 using tessera::RowMajor;
 using tessera::gemm::ClusterShape;
-using StreamK = tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK>;
+using StreamK = tessera::gemm::option::Scheduler<tessera::gemm::scheduler::StreamK<>>;
 #if defined(STREAM_K_ISA_UMMA)
 using tessera::gemm::CtaPair;
 using tessera::gemm::OneCta;

@@ -40,6 +40,7 @@ struct CaseShape {
   bool must_split = false;       // and require that a split was chosen
   std::int64_t ld_multiple = 1;  // round every leading dimension up to a multiple of this
                                  // (8: 16-byte lines of 16-bit elements whatever K, M, N)
+  gemm::SplitRequest split{};    // the call's request to a K-splitting scheduler (Arguments::split)
 };
 
 // The leading dimension of a case: the layout's minimum plus `pad`, rounded up.
@@ -163,8 +164,10 @@ struct HostCase {
     if constexpr (std::is_same_v<EC, ED>) {
       if (shape.in_place) out = const_cast<ED*>(C);
     }
-    return Args{shape.M, shape.N, shape.K, A + off, lda, B + off, ldb, C + off, ldc, out + off, ldd,
-                shape.alpha, shape.beta, epilogue.arguments};
+    Args args{shape.M, shape.N, shape.K, A + off, lda, B + off, ldb, C + off, ldc, out + off, ldd,
+              shape.alpha, shape.beta, epilogue.arguments};
+    args.split = shape.split;
+    return args;
   }
 
   // The float64 D and each element's magnitude, laid out like D.

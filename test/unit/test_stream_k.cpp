@@ -1,4 +1,4 @@
-// scheduler::StreamK on the host: every K tile of every tile computed exactly once in every
+// scheduler::StreamK<> on the host: every K tile of every tile computed exactly once in every
 // decomposition, over many shapes, tiles, clusters and worker counts; the fix-up's bookkeeping
 // (slots, flags, peers, shares) simulated end to end with integer "accumulators"; the ring
 // positions Pingpong consumers take; the host rule on the benchmark's shapes; the workspace
@@ -15,8 +15,7 @@
 #include "tessera/gemm/scheduler/stream_k.hpp"
 
 using namespace tessera::gemm;
-using scheduler::ForceDecomposition;
-using scheduler::StreamK;
+using StreamK = scheduler::StreamK<>;
 
 namespace {
 
@@ -29,8 +28,9 @@ struct Tile {
 
 // A made plan with a workspace as large as the plan asks for (host memory: the simulation
 // below only computes offsets into it).
-StreamK attached(const TileGrid& g, int workers, Reducers reducers, std::vector<unsigned char>& memory) {
-  StreamK s = StreamK::make(g, workers);
+StreamK attached(const TileGrid& g, int workers, Reducers reducers, std::vector<unsigned char>& memory,
+                 const SplitRequest& request = {}) {
+  StreamK s = StreamK::make(g, workers, request);
   s.reducers = reducers;
   const std::size_t need = s.workspace_bytes();
   memory.assign(need + 16, 0);
@@ -190,16 +190,14 @@ TEST_CASE("StreamK covers every K tile of every tile exactly once, in every deco
             simulate(attached(g, workers, reducers, memory), g);
           }
           {
-            ForceDecomposition force(Decomposition::kDataParallel);
-            const StreamK s = attached(g, workers, reducers, memory);
+            const StreamK s = attached(g, workers, reducers, memory, {Decomposition::kDataParallel});
             REQUIRE(s.plan.mode == Decomposition::kDataParallel);
             REQUIRE(!s.fixup_active());
             simulate(s, g);
           }
           for (int splits : {2, 3, 5, 64}) {
             INFO("split-K " << splits);
-            ForceDecomposition force(Decomposition::kSplitK, splits);
-            const StreamK s = attached(g, workers, reducers, memory);
+            const StreamK s = attached(g, workers, reducers, memory, {Decomposition::kSplitK, splits});
             if (s.plan.mode == Decomposition::kSplitK) {
               for (int w = 0; w < s.workers; ++w) REQUIRE(s.pieces_of(w) <= 1);
             }
@@ -207,8 +205,7 @@ TEST_CASE("StreamK covers every K tile of every tile exactly once, in every deco
           }
           {
             INFO("stream-K");
-            ForceDecomposition force(Decomposition::kStreamK);
-            simulate(attached(g, workers, reducers, memory), g);
+            simulate(attached(g, workers, reducers, memory, {Decomposition::kStreamK}), g);
           }
         }
       }
@@ -216,11 +213,26 @@ TEST_CASE("StreamK covers every K tile of every tile exactly once, in every deco
   }
 }
 
+TEST_CASE("StreamK honours a call's request (Arguments::split)", "[gemm][scheduler][stream_k]") {
+  // 8 tiles of 128x256 on 132 workers, 256 K tiles: every mode fits.
+  const TileGrid g{512, 512, 16384, 128, 256, 64};
+  CHECK(StreamK::make(g, 132).plan.mode == Decomposition::kSplitK);  // the rule's
+  CHECK(StreamK::make(g, 132, {Decomposition::kDataParallel}).plan.mode == Decomposition::kDataParallel);
+  CHECK(StreamK::make(g, 132, {Decomposition::kStreamK}).plan.mode == Decomposition::kStreamK);
+  for (int splits : {2, 3, 5, 16}) {
+    const StreamK s = StreamK::make(g, 132, {Decomposition::kSplitK, splits});
+    CHECK(s.plan.mode == Decomposition::kSplitK);
+    CHECK(s.plan.splits == splits);
+    CHECK(s.plan.sk_workers == 8 * splits);
+  }
+  // More slices than the workers hold: as many as fit (132 / 8 = 16).
+  CHECK(StreamK::make(g, 132, {Decomposition::kSplitK, 64}).plan.splits == 16);
+}
+
 TEST_CASE("StreamK data-parallel walks the tiles as DataParallel does", "[gemm][scheduler][stream_k]") {
-  ForceDecomposition force(Decomposition::kDataParallel);
   for (int workers : {1, 5, 66, 132}) {
     const TileGrid g{4097, 4095, 1000, 128, 256, 64, 2, 1};
-    const StreamK s = StreamK::make(g, workers);
+    const StreamK s = StreamK::make(g, workers, {Decomposition::kDataParallel});
     const auto d = scheduler::DataParallel::make(g, workers);
     for (int w = 0; w < workers; ++w) {
       REQUIRE(s.units_of(w) == d.units_of(w));
@@ -278,11 +290,11 @@ TEST_CASE("StreamK's workspace: the bound covers fewer workers; too small or non
       const std::size_t bound = StreamK::workspace_bound(g, max_workers);
       for (int workers = 2; workers <= max_workers; ++workers) {
         for (Decomposition forced : {Decomposition::kSplitK, Decomposition::kStreamK}) {
-          ForceDecomposition force(forced, 4);
-          StreamK s = StreamK::make(g, workers);
-          if (StreamK::workspace_bound(g, max_workers) > 0) {
+          const SplitRequest request{forced, 4};
+          StreamK s = StreamK::make(g, workers, request);
+          if (StreamK::workspace_bound(g, max_workers, request) > 0) {
             INFO("workers " << workers);
-            REQUIRE(s.workspace_bytes() <= StreamK::workspace_bound(g, max_workers));
+            REQUIRE(s.workspace_bytes() <= StreamK::workspace_bound(g, max_workers, request));
           }
         }
         StreamK s = StreamK::make(g, workers);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
 
 using namespace tessera::gemm;
@@ -85,35 +86,96 @@ TEST_CASE("DataParallel (persistent, clusters) covers every tile once over all o
   }
 }
 
-TEST_CASE("SplitKSlices gives every tile's K tiles to exactly one unit per slice", "[gemm][scheduler]") {
+TEST_CASE("StreamK<SecondKernel> gives every tile's K tiles to exactly one unit per slice, as the FMA rule cuts them",
+          "[gemm][scheduler]") {
+  using Sk = scheduler::StreamK<scheduler::reduce::SecondKernel>;
   for (int M : {1, 33, 300}) {
     for (int N : {17, 256}) {
       for (int K : {1, 64, 3001}) {
-        const TileGrid g{M, N, K, 128, 128, 16};
-        const int sms = 132;
-        const SplitK split = choose_split_k(scheduler::DataParallel::units(g), g.k_tiles(), sms);
-        const auto s = scheduler::SplitKSlices::make(g, split);
-        INFO("M=" << M << " N=" << N << " K=" << K << " splits " << split.splits);
-        REQUIRE(s.units() == scheduler::SplitKSlices::units(g, split));
-        std::map<std::pair<int, int>, std::vector<int>> covered;  // tile -> K tiles, in unit order
-        for (int w = 0; w < s.units(); ++w) {
-          REQUIRE(s.units_of(w) == 1);
-          const WorkUnit u = s.unit(w, 0, 0, 0);
-          REQUIRE(u.slice >= 0);
-          REQUIRE(u.slice < split.splits);
-          REQUIRE(u.k_begin < u.k_end);  // no slice is empty
-          for (int kt = u.k_begin; kt < u.k_end; ++kt) covered[{u.m, u.n}].push_back(kt);
+        for (int requested : {0, 2, 3, 64}) {
+          const TileGrid g{M, N, K, 128, 128, 16};
+          const int sms = 132;
+          const std::int64_t tiles = scheduler::DataParallel::units(g);
+          const SplitRequest request = requested == 0 ? SplitRequest{} : SplitRequest{Decomposition::kSplitK, requested};
+          Sk s = Sk::make(g, sms, request);
+          // The rule (or the request) decides the slices; the plan's slices are the rule's.
+          const SplitK rule = choose_split_k(tiles, g.k_tiles(), sms);
+          INFO("M=" << M << " N=" << N << " K=" << K << " requested " << requested << " plan splits "
+                    << s.plan.splits);
+          if (requested == 0) {
+            REQUIRE(s.plan.splits == rule.splits);
+            if (rule.splits > 1) REQUIRE(s.plan.granule == rule.k_tiles_per_split);
+          }
+          // With its workspace: a grid of tiles x slices, one unit each, every tile split.
+          std::vector<unsigned char> memory(s.workspace_bytes() + 16);
+          s.use_workspace(fixup_space(s.workspace_bytes() > 0 ? memory.data() : nullptr, s.workspace_bytes(), request));
+          REQUIRE(s.workers == (s.fixup_active() ? tiles * s.plan.splits : tiles));
+          std::map<std::pair<int, int>, std::vector<int>> covered;  // tile -> K tiles
+          std::set<int> slots;
+          for (int w = 0; w < s.workers; ++w) {
+            REQUIRE(s.units_of(w) == 1);
+            const WorkUnit u = s.unit(w, 0, 0, 0);
+            REQUIRE(u.k_begin < u.k_end);  // no slice is empty
+            for (int kt = u.k_begin; kt < u.k_end; ++kt) covered[{u.m, u.n}].push_back(kt);
+            const int slot = s.partial_slot(w, 0);
+            REQUIRE((slot >= 0) == s.fixup_active());
+            if (slot >= 0) {
+              REQUIRE(slots.insert(slot).second);  // distinct slots
+              // Inside the workspace.
+              REQUIRE(reinterpret_cast<unsigned char*>(s.partial(slot, 0) + 128 * 128) <=
+                      memory.data() + s.workspace_bytes());
+            }
+          }
+          REQUIRE(std::int64_t(covered.size()) == tiles);
+          for (auto& kv : covered) {
+            std::sort(kv.second.begin(), kv.second.end());
+            REQUIRE(int(kv.second.size()) == g.k_tiles());
+            for (int i = 0; i < g.k_tiles(); ++i) REQUIRE(kv.second[i] == i);
+          }
+          // The second kernel: one block per split tile, reading exactly that tile's slots, in
+          // slice order.
+          REQUIRE(s.split_tiles() == (s.fixup_active() ? tiles : 0));
+          std::set<int> read;
+          for (int t = 0; t < int(s.split_tiles()); ++t) {
+            const TileReduction r = s.whole_reduction(t, 0, 0);
+            REQUIRE(r.readers == 1);
+            REQUIRE(r.peers == s.plan.splits);
+            int k_expected = 0;
+            for (int i = 0; i < r.peers; ++i) {
+              const int slot = i == 0 ? r.head_slot : r.next_slot + i - 1;
+              REQUIRE(read.insert(slot).second);
+              const int w = t * s.plan.splits + i;  // the peer that wrote it
+              REQUIRE(s.partial_slot(w, 0) == slot);
+              const WorkUnit u = s.unit(w, 0, 0, 0);
+              REQUIRE(std::make_pair(u.m, u.n) == std::make_pair(r.m, r.n));
+              REQUIRE(u.k_begin == k_expected);
+              k_expected = u.k_end;
+            }
+            REQUIRE(k_expected == g.k_tiles());
+          }
+          REQUIRE(read == slots);
         }
-        REQUIRE(s.units_of(int(s.units())) == 0);
-        REQUIRE(std::int64_t(covered.size()) == scheduler::DataParallel::units(g));
-        for (auto& kv : covered) {
-          std::sort(kv.second.begin(), kv.second.end());
-          REQUIRE(int(kv.second.size()) == g.k_tiles());
-          for (int i = 0; i < g.k_tiles(); ++i) REQUIRE(kv.second[i] == i);
-        }
-        const std::size_t ws = s.workspace_bytes(1000, 0);
-        CHECK(ws == (split.splits > 1 ? std::size_t(split.splits) * 1000 : 0));
       }
     }
   }
+}
+
+TEST_CASE("StreamK<SecondKernel>: no workspace, or a data-parallel request, runs a block per tile unsplit",
+          "[gemm][scheduler]") {
+  using Sk = scheduler::StreamK<scheduler::reduce::SecondKernel>;
+  const TileGrid g{256, 256, 16384, 128, 128, 16};
+  Sk split = Sk::make(g, 132);
+  REQUIRE(split.plan.mode == Decomposition::kSplitK);
+  REQUIRE(Sk::workspace_bound(g, 132) == split.workspace_bytes());
+  split.use_workspace(FixupSpace{});
+  CHECK(!split.fixup_active());
+  CHECK(split.workers == 4);
+  CHECK(split.plan.mode == Decomposition::kDataParallel);
+  const Sk dp = Sk::make(g, 132, {Decomposition::kDataParallel});
+  CHECK(dp.plan.mode == Decomposition::kDataParallel);
+  CHECK(dp.workspace_bytes() == 0);
+  CHECK(Sk::workspace_bound(g, 132, {Decomposition::kDataParallel}) == 0);
+  // A stream-K request is not something this medium can do: the rule's split.
+  CHECK(Sk::make(g, 132, {Decomposition::kStreamK}).plan.splits == Sk::make(g, 132).plan.splits);
+  CHECK(Sk::make(g, 132).plan.splits == 32);
 }

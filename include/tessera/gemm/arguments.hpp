@@ -9,10 +9,14 @@
 //
 // `problems` describes a batch or groups of GEMMs for the configurations whose scheduler takes
 // them (gemm/problem_set.hpp); every other configuration requires its default (one GEMM).
+//
+// `split` asks a scheduler that splits K (scheduler::StreamK<>) for a decomposition of this call;
+// the default lets its rule choose. Every other scheduler ignores it.
 #pragma once
 #include <cstdint>
 
 #include "tessera/gemm/problem_set.hpp"
+#include "tessera/gemm/scheduler/split_request.hpp"
 
 namespace tessera::gemm {
 
@@ -35,6 +39,7 @@ struct Arguments {
   float beta = 0.0f;
   EpilogueArguments epilogue{};  // the fused epilogue's own arguments (bias, scales, ...)
   ProblemSet problems{};         // batched / grouped GEMMs (problem_set.hpp); default: one GEMM
+  SplitRequest split{};          // how a K-splitting scheduler cuts this call; default: its rule
 };
 
 }  // namespace tessera::gemm

@@ -1,11 +1,10 @@
 // Finished accumulators out to memory four at a time along the output's contiguous dimension
 // (a row of a row-major D, a column of a column-major one), for the families whose epilogue
 // stages them through shared memory into such runs (FMA, MFMA, the split-K fix-up):
-//   OutputRun    D = epilogue(acc, C), converted to D's type (the configuration's epilogue,
-//                epilogue.hpp: by default alpha * acc + beta * C);
-//   PartialTile  acc as is, into an fp32 split-K workspace slice.
-// Both skip what lies outside the M x N matrix, use 16-byte (8-byte for 16-bit types)
-// accesses where aligned, and element accesses where not.
+// OutputRun, D = epilogue(acc, C), converted to D's type (the configuration's epilogue,
+// epilogue.hpp: by default alpha * acc + beta * C). It skips what lies outside the M x N
+// matrix, uses 16-byte (8-byte for 16-bit types) accesses where aligned, and element accesses
+// where not. (Partial tiles of split K go through StreamKFixup's RunWriter, scheduler/fixup.hpp.)
 #pragma once
 #include <cstdint>
 
@@ -122,28 +121,6 @@ struct OutputRun {
         if (i < inside) dst[i] = from_float<ElementD>(acc[i]);
       }
     }
-  }
-};
-
-// One split's slice of the split-K workspace: an fp32 M x N matrix laid out like D with
-// a leading dimension rounded up to 4, so every 4-element run is one aligned vector.
-template <class LayoutC>
-struct PartialTile {
-  std::int64_t M, N;
-  float* slice;
-  std::int64_t ld;
-
-  TESSERA_HOST_DEVICE static constexpr std::int64_t leading_dim(std::int64_t M, std::int64_t N) {
-    return ((LayoutC::kIsRowMajor ? N : M) + 3) / 4 * 4;
-  }
-  TESSERA_HOST_DEVICE static constexpr std::int64_t slice_elements(std::int64_t M, std::int64_t N) {
-    return (LayoutC::kIsRowMajor ? M : N) * leading_dim(M, N);
-  }
-
-  TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n,
-                                                     float (&acc)[4]) const {
-    if (elements_inside<LayoutC>(m, n, M, N) == 0) return;
-    store4(slice + LayoutC::offset(m, n, ld), acc);  // the rounded ld has room for all 4
   }
 };
 

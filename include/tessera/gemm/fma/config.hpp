@@ -7,7 +7,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/config_base.hpp"
-#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 
 namespace tessera::gemm {
@@ -47,15 +47,16 @@ struct FmaFamily {};
 //   option::Stages<N>                  2 (the only one: register double-buffering)
 //   option::MinBlocksPerSm<N>          occupancy the register allocation must allow (registers per
 //                                      thread are capped at register file / (threads x this); 1)
-//   option::OutputElement<T>, option::Epilogue<E>; option::Scheduler<S>: scheduler::SplitKSlices
-//   (split-K with a workspace when the tiles cannot fill the device) or a problem set's.
+//   option::OutputElement<T>, option::Epilogue<E>; option::Scheduler<S>: scheduler::StreamK<scheduler::reduce::SecondKernel>
+//   (split-K with a workspace when the tiles cannot fill the device, the slices summed by a second
+//   kernel; the default) or a problem set's.
 template <class Arch_, class ElementA_, class LayoutA_, class ElementB_, class LayoutB_,
           class ElementC_, class LayoutC_, class... Options_>
 struct FmaConfig
-    : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_, scheduler::SplitKSlices,
-                 Options_...> {
+    : ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
+                 scheduler::StreamK<scheduler::reduce::SecondKernel>, Options_...> {
   using Base = ConfigBase<FmaFamily, Arch_, ElementA_, LayoutA_, ElementB_, LayoutB_, ElementC_, LayoutC_,
-                          scheduler::SplitKSlices, Options_...>;
+                          scheduler::StreamK<scheduler::reduce::SecondKernel>, Options_...>;
   using Options = typename Base::Options;
   using ElementAccumulator =
       typename Options::template Get<option::kind::Accumulator, option::Accumulator<float>>::type;
@@ -87,10 +88,11 @@ struct FmaConfig
   static_assert(is_fma_element<ElementA_> && is_fma_element<ElementB_> && is_fma_element<ElementC_> &&
                     is_fma_element<typename Base::ElementD>,
                 "Tessera FMA GEMM: A, B, C and D must each be float, half_t or bfloat16_t");
-  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::SplitKSlices> ||
+  static_assert(std::is_same_v<typename Base::Scheduler, scheduler::StreamK<scheduler::reduce::SecondKernel>> ||
                     takes_problem_set<typename Base::Scheduler>,
-                "Tessera FMA GEMM: the FMA family schedules its tiles with scheduler::SplitKSlices (one "
-                "tile, or one K slice of a tile, per block), or a batch or groups with "
+                "Tessera FMA GEMM: the FMA family schedules its tiles with "
+                "scheduler::StreamK<scheduler::reduce::SecondKernel> (one tile, or one K slice of a tile, per "
+                "block, the slices summed by a second kernel), or a batch or groups with "
                 "scheduler::StridedBatched / scheduler::Grouped<Layout>; it takes no other scheduler");
   static_assert(std::is_same_v<ElementAccumulator, float>,
                 "Tessera FMA GEMM: the accumulator type must be float");

@@ -19,9 +19,9 @@
 #include "tessera/gemm/fma/config.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/fma/kernel.hpp"
-#include "tessera/gemm/scheduler/split_k_reduce.hpp"
 #include "tessera/gemm/launch_limits.hpp"
-#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/fixup.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
 #include "tessera/runtime/stream.hpp"
@@ -55,11 +55,14 @@ struct KernelLauncher<FmaFamily, Config> {
   }
 
   // Bytes of workspace that let launch() split K across blocks, for problems whose
-  // output tiles alone cannot fill the device (0 when no split would be chosen).
+  // output tiles alone cannot fill the device (0 when no split would be chosen): a partial
+  // tile per K slice of every tile.
   static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
-    if constexpr (kProblemSet) return 0;  // a batch or groups is not split
-    return scheduler::SplitKSlices::make(grid(a), plan_split_k(a, d))
-        .workspace_bytes(std::size_t(PartialTile<LayoutC>::slice_elements(a.M, a.N)) * sizeof(float), 0);
+    if constexpr (kProblemSet) {
+      return 0;  // a batch or groups is not split
+    } else {
+      return Config::Scheduler::workspace_bound(grid(a), d.multiprocessors, a.split);
+    }
   }
 
   static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
@@ -90,18 +93,18 @@ struct KernelLauncher<FmaFamily, Config> {
   static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
 
   // One GEMM: a block per tile, or per K slice of a tile where split-K pays and a workspace
-  // is given (then the reduce kernel sums the slices).
+  // is given (then the second kernel sums the slices: scheduler::reduce::SecondKernel).
   static Status launch_tiles(const Args& a, FmaParams<Config>& p, void* workspace, Stream stream,
                              const DeviceInfo& d) {
-    const SplitK split = workspace != nullptr ? plan_split_k(a, d) : SplitK{1, grid(a).k_tiles()};
-    p.scheduler = scheduler::SplitKSlices::make(grid(a), split);
-    p.partials = static_cast<float*>(workspace);
+    using Scheduler = typename Config::Scheduler;
+    p.scheduler = Scheduler::make(grid(a), d.multiprocessors, a.split);
+    p.scheduler.use_workspace(fixup_space(workspace, workspace != nullptr ? workspace_size(a, d) : 0, a.split));
 
     LaunchShape shape;
-    shape.grid_x = unsigned(p.scheduler.units());
+    shape.grid_x = unsigned(p.scheduler.workers);
     shape.block_x = Config::kThreads;
     shape.dynamic_smem_bytes = Kernel::kDynamicSmemBytes;
-    if (split.splits == 1) {
+    if (!p.scheduler.fixup_active()) {
       const Status attr = allow_dynamic_smem<fma_gemm_kernel<Config, false>>(Kernel::kDynamicSmemBytes);
       if (!ok(attr)) return attr;
       return launch_kernel(fma_gemm_kernel<Config, false>, shape, stream, p);
@@ -111,15 +114,12 @@ struct KernelLauncher<FmaFamily, Config> {
     const Status launched = launch_kernel(fma_gemm_kernel<Config, true>, shape, stream, p);
     if (!ok(launched)) return launched;
 
-    SplitKReduceParams<decltype(p.output)> r{p.partials, split.splits, p.output, 0};
-    const std::int64_t runs = (LayoutC::kIsRowMajor ? a.M : a.N) *
-                              (PartialTile<LayoutC>::leading_dim(a.M, a.N) / 4);
-    const std::int64_t wanted = (runs + kSplitKReduceThreads - 1) / kSplitKReduceThreads;
-    r.blocks = int(wanted < 65536 ? wanted : 65536);
+    using Output = decltype(p.output);
+    const SecondKernelParams<Scheduler, Output> r{p.scheduler, p.output};
     LaunchShape reduce;
-    reduce.grid_x = unsigned(r.blocks);
-    reduce.block_x = kSplitKReduceThreads;
-    return launch_kernel(split_k_reduce_kernel<decltype(p.output)>, reduce, stream, r);
+    reduce.grid_x = unsigned(p.scheduler.second_kernel_blocks());
+    reduce.block_x = kSecondKernelThreads;
+    return launch_kernel(second_kernel_reduce<Scheduler, Output, Config::kBlockM, Config::kBlockN>, reduce, stream, r);
   }
 
   // A batch or groups: one block per unit of the launch's bound (grouped: the device knows the
@@ -148,10 +148,6 @@ struct KernelLauncher<FmaFamily, Config> {
 
   static TileGrid grid(const Args& a) {
     return {a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK};
-  }
-
-  static SplitK plan_split_k(const Args& a, const DeviceInfo& d) {
-    return choose_split_k(scheduler::DataParallel::units(grid(a)), grid(a).k_tiles(), d.multiprocessors);
   }
 
   // 4-element vector accesses along every line are aligned.

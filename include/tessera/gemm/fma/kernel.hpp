@@ -1,7 +1,9 @@
 // The FMA GEMM kernel: D = alpha * A * B + beta * C on the CUDA cores / VALUs.
 //
-// One block computes one BlockM x BlockN tile of D (over one K slice, when split-K is
-// on). Per K tile it issues the next tile's global loads into registers, computes on one
+// A block walks its units (Config::Scheduler: scheduler::StreamK<reduce::SecondKernel>, one
+// unit per block, a whole tile or, split-K, one K slice of a tile), each one BlockM x BlockN
+// tile of D over the unit's K tiles; a slice's result goes to its partial through the fix-up
+// hooks (scheduler/fixup.hpp), summed after the launch by the second kernel there. Per K tile it issues the next tile's global loads into registers, computes on one
 // shared-memory stage while they fly, then stores them into the other stage: two
 // stages, one barrier per K tile. Each thread accumulates ThreadM x ThreadN outputs
 // from 16-byte shared-memory reads. The epilogue stages the accumulators through shared
@@ -25,6 +27,7 @@
 #include "tessera/gemm/fma/config.hpp"
 #include "tessera/gemm/fma/smem_plan.hpp"
 #include "tessera/gemm/problem_set.hpp"
+#include "tessera/gemm/scheduler/fixup.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
 #include "tessera/memory/operand_tile_loader.hpp"
 
@@ -47,8 +50,7 @@ struct FmaParams {
   OutputRun<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
             typename Config::Epilogue>
       output;
-  typename Config::Scheduler scheduler;  // one unit (a tile, or a K slice of one) per block
-  float* partials;                       // split-K workspace: one PartialTile slice per K slice
+  typename Config::Scheduler scheduler;  // the units (a tile, or a K slice of one) of each block
   ProblemStrides strides;                // a batch's or group's entries (problem_set.hpp)
 };
 
@@ -94,6 +96,7 @@ struct FmaGemmKernel {
   using StagingC = typename SmemPlan::StagingC;
   using Plan = typename SmemPlan::Plan;
   static constexpr bool kRowMajorC = SmemPlan::kRowMajorC;
+  using Fixup = FixupHooks<typename Config::Scheduler, LayoutC, kBM, kBN>;
   static constexpr int kStageCStride = SmemPlan::kStageCStride;
 
   // NVIDIA: dynamic shared memory (past 48 KiB it must be, and the launch passes the
@@ -102,7 +105,7 @@ struct FmaGemmKernel {
   static constexpr std::size_t kDynamicSmemBytes =
       is_nvidia<typename Config::Arch> ? Plan::kTotalBytes : 0;
 
-  // kSplitK: this block computes one K slice of its tile into the split-K workspace. A
+  // kSplitK: the units may be K slices whose results go to partials (the fix-up hooks). A
   // separate instantiation, launched only when the host splits, so that its extra state
   // never costs the common path registers (with 512 threads at the 128-register cap it
   // made ptxas spill: benchmark/notes/fma.md, section Versions, 512 threads).
@@ -112,9 +115,14 @@ struct FmaGemmKernel {
     if constexpr (takes_problem_set<typename Config::Scheduler>) {
       if (p.scheduler.units_of(worker) == 0) return;  // the grid is an upper bound
       const WorkUnit unit = p.scheduler.unit(worker, 0, 0, 0);
-      run_unit<kSplitK, true>(p, unit, FmaProblemPlace::of(p, unit));
+      run_unit<kSplitK, true>(p, worker, 0, unit, FmaProblemPlace::of(p, unit));
     } else {
-      run_unit<kSplitK, false>(p, p.scheduler.unit(worker, 0, 0, 0), FmaProblemPlace::whole(p));
+      // At most the scheduler's bound (StreamK<SecondKernel>: one), so that a grid of one unit per
+      // block keeps its main loop outermost.
+      const int units = p.scheduler.units_of(worker);
+      for (int j = 0; j < units && j < Config::Scheduler::kMaxUnitsPerWorker; ++j) {
+        run_unit<kSplitK, false>(p, worker, j, p.scheduler.unit(worker, j, 0, 0), FmaProblemPlace::whole(p));
+      }
     }
   }
 
@@ -122,7 +130,8 @@ struct FmaGemmKernel {
   // [k_begin, k_end).
   // kProblem: the unit belongs to a problem of a batch or group (`at` says where).
   template <bool kSplitK, bool kProblem>
-  TESSERA_DEVICE static void run_unit(const FmaParams<Config>& p, const WorkUnit& unit, const FmaProblemPlace& at) {
+  TESSERA_DEVICE static void run_unit(const FmaParams<Config>& p, int worker, int j, const WorkUnit& unit,
+                                      const FmaProblemPlace& at) {
 #if defined(TESSERA_AMD_TARGET)
     TESSERA_AMD_LDS(smem, Plan::kTotalBytes);
 #else
@@ -216,17 +225,23 @@ struct FmaGemmKernel {
     }
 
     if constexpr (kSplitK) {
-      const PartialTile<LayoutC> partial{p.M, p.N,
-                                         p.partials + unit.slice * PartialTile<LayoutC>::slice_elements(p.M, p.N),
-                                         PartialTile<LayoutC>::leading_dim(p.M, p.N)};
-      epilogue(acc, staging_c, tile, tx, ty, tid, partial);
+      // Part of the tile's K: the tile's runs go to the unit's partial (the epilogue's last
+      // barrier orders the staging before anything after it).
+      auto scatter = [&](float* partial) {
+        const std::int64_t m0 = std::int64_t(tile.m) * kBM, n0 = std::int64_t(tile.n) * kBN;
+        const typename Fixup::Partial::RunWriter writer{partial, m0, n0};
+        epilogue(acc, staging_c, tile, tx, ty, tid, writer);
+      };
+      if (Fixup::hand_on(p.scheduler, worker, j, 0, 0, scatter, tid, kThreads, [] { block_barrier(); })) return;
     } else {
-      if constexpr (kProblem) {
-        epilogue(acc, staging_c, tile, tx, ty, tid,
-                 p.output.at_problem(unit.problem, unit.row_begin, unit.rows, p.strides.c, p.strides.d));
-      } else {
-        epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
-      }
+      (void)worker;
+      (void)j;
+    }
+    if constexpr (kProblem) {
+      epilogue(acc, staging_c, tile, tx, ty, tid,
+               p.output.at_problem(unit.problem, unit.row_begin, unit.rows, p.strides.c, p.strides.d));
+    } else {
+      epilogue(acc, staging_c, tile, tx, ty, tid, p.output);
     }
   }
   // Row k of both stages, as this thread's TM values of A and TN values of B: 16-byte
@@ -249,7 +264,7 @@ struct FmaGemmKernel {
     return kRowMajorC ? r * kStageCStride + c : c * kStageCStride + r;
   }
 
-  // Accumulators -> shared staging -> `write` (OutputRun or PartialTile), four elements at a
+  // Accumulators -> shared staging -> `write` (OutputRun or a partial's RunWriter), four elements at a
   // time in D's contiguous order.
   template <class Writer>
   TESSERA_DEVICE static void epilogue(float (&acc)[kTM][kTN], float* staging, TileCoord tile,

@@ -135,7 +135,7 @@ constexpr int waves_m_for(int block_m, int block_n, int waves) {
 
 // Options (options.hpp): D's element type, the epilogue, the operand scales
 // (low-precision inputs: scale::None, PerTensor, or Mx on gfx950); the scheduler is
-// scheduler::DataParallel (one tile per workgroup), scheduler::StreamK (a persistent grid:
+// scheduler::DataParallel (one tile per workgroup), scheduler::StreamK<> (a persistent grid:
 // data-parallel, split-K or stream-K per call, with a workspace) or a batch's or groups'
 // (problem_set.hpp); low-precision inputs take scheduler::DataParallel only.
 //
@@ -252,10 +252,10 @@ struct MfmaConfig
                 "tiles with no other width)");
   static_assert(is_mfma_output<ElementC_> && is_mfma_output<typename Base::ElementD>,
                 "Tessera MFMA GEMM: C and D must each be float, half_t or bfloat16_t");
-  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera MFMA GEMM: the MFMA family schedules one tile per workgroup "
                 "(scheduler::DataParallel, or a batch or groups with scheduler::StridedBatched / "
-                "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK, "
+                "scheduler::Grouped<Layout>) or a persistent walk of tiles and K ranges (scheduler::StreamK<>, "
                 "gemm/scheduler/stream_k.hpp); it takes no other scheduler");
   static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera MFMA GEMM: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "

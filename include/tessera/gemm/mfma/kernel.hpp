@@ -25,12 +25,12 @@
 // group (vmcnt = the loads issued after it), and the direct-to-LDS loads' stage is waited
 // for with the newest group still in flight.
 //
-// With scheduler::StreamK (gemm/scheduler/stream_k.hpp) the grid is persistent: a workgroup runs its
+// With scheduler::StreamK<> (gemm/scheduler/stream_k.hpp) the grid is persistent: a workgroup runs its
 // units one after another, each a tile and a range of its K tiles (the range is a K problem of
 // its own: the cursors start at its first K tile, its last tile comes first), a unit that
 // covers part of its tile's K writes its accumulators as a partial through the same staging,
-// and after the last unit the workgroup reduces its share of the split tiles
-// (scheduler/fixup.hpp).
+// and after the last unit the workgroup reduces its share of the split tiles (the fix-up hooks,
+// scheduler/fixup.hpp: FixupHooks).
 //
 // A batch or groups (a scheduler with kProblemSet, problem_set.hpp): the grid is an upper bound
 // of the units; a workgroup finds its unit, leaves if it has none, and runs the same code on a
@@ -136,8 +136,9 @@ struct MfmaGemmKernel {
   using CopyB = WithScales<OperandCopyB, kBN, ScaleTiles::kOffsetFromB>;
   using WaveTile = mma::MfmaWaveTile<Atom, TileA, TileB, Config::kRepM, Config::kRepN, Config::kReadSteps>;
 
+  // A persistent walk (a scheduler that splits K); DataParallel runs one tile per workgroup.
   static constexpr bool kStreamK = scheduler_has_fixup<typename Config::Scheduler>;
-  using Fixup = StreamKFixup<typename Config::LayoutC, kBM, kBN>;
+  using Fixup = FixupHooks<typename Config::Scheduler, typename Config::LayoutC, kBM, kBN>;
 
   struct Mainloop;
   TESSERA_DEVICE static void run(const MfmaParams<Config>& p);
@@ -149,17 +150,6 @@ struct MfmaGemmKernel {
   template <class Output>
   TESSERA_DEVICE static void epilogue(WaveTile& wt, float* staging, std::int64_t m0, std::int64_t n0,
                                       int lane, const Output& out);
-};
-
-// Where a unit's accumulators go when it covers part of its tile's K: the partial of its slot,
-// in 4-element runs at their places in the tile.
-template <class Fixup>
-struct PartialRunWriter {
-  float* partial;
-  std::int64_t m0, n0;  // the tile's first element
-  TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n, float (&v)[4]) const {
-    Fixup::store_run(partial, int(m - m0), int(n - n0), v);
-  }
 };
 
 // The operations a schedule orders (schedule/amd_pingpong.hpp lists them).
@@ -342,24 +332,18 @@ TESSERA_DEVICE void MfmaGemmKernel<Config, kAligned>::run(const MfmaParams<Confi
       const int k0 = unit.k_begin * kBK;
       const int k_end = unit.k_end * kBK < int(p.K) ? unit.k_end * kBK : int(p.K);
       const LastFirstKOrder order = LastFirstKOrder::make(k_end - k0, kBK);
-      const int slot = p.scheduler.partial_slot(worker, j);
-      if (slot < 0) {
-        tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, p.output);
-        block_barrier();  // the staging (over the operand stages) is read before the next unit loads
-      } else {
-        const PartialRunWriter<Fixup> partial{p.scheduler.partial(slot, 0), std::int64_t(unit.m) * kBM,
-                                              std::int64_t(unit.n) * kBN};
-        tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, partial);
-        Fixup::publish(p.scheduler, slot, 0, p.scheduler.readers_of_piece(worker, j), tid, kThreads,
-                       [] { block_barrier(); });
-      }
+      // Part of the tile's K: the unit's runs go to its partial (the barrier after them also
+      // orders the staging, over the operand stages, before the next unit's loads).
+      auto scatter = [&](float* partial) {
+        const typename Fixup::Partial::RunWriter writer{partial, std::int64_t(unit.m) * kBM,
+                                                        std::int64_t(unit.n) * kBN};
+        tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, writer);
+      };
+      if (Fixup::hand_on(p.scheduler, worker, j, 0, 0, scatter, tid, kThreads, [] { block_barrier(); })) continue;
+      tile(smem, p, unit.m, unit.n, k0, k_end - k0, order, p.output);
+      block_barrier();  // the staging (over the operand stages) is read before the next unit loads
     }
-    auto out = p.output;
-    for (int which = 0; which < 2; ++which) {
-      if (!p.scheduler.reduces(worker, which)) continue;
-      Fixup::reduce(p.scheduler, p.scheduler.reduction(worker, which, 0, 0), 0, out, tid, kThreads,
-                    [] { block_barrier(); });
-    }
+    Fixup::finish(p.scheduler, worker, 0, 0, [&] { return p.output; }, tid, kThreads, [] { block_barrier(); });
   }
 }
 

@@ -7,7 +7,7 @@
 //
 // Compile with clang -x hip for gfx942 / gfx950, or as a host build for the AMD wave
 // emulator (TESSERA_AMD_EMULATION). With scheduler::DataParallel no workspace is used; with
-// scheduler::StreamK (gemm/scheduler/stream_k.hpp) the grid is persistent (CUs x the schedule's blocks
+// scheduler::StreamK<> (gemm/scheduler/stream_k.hpp) the grid is persistent (CUs x the schedule's blocks
 // per CU) and workspace_size(args) bytes let it split K (without them: data-parallel).
 // Low-precision inputs (fp8, fp6, fp4) and their operand scales: mfma/config.hpp and
 // operand_scales.hpp; the scales ride in args.epilogue. Packed fp6 operands
@@ -25,6 +25,7 @@
 #include "tessera/gemm/mfma/kernel.hpp"
 #include "tessera/gemm/launch_limits.hpp"
 #include "tessera/gemm/mfma/config.hpp"
+#include "tessera/gemm/scheduler/persistent.hpp"
 #include "tessera/runtime/device.hpp"
 #include "tessera/runtime/launch.hpp"
 #include "tessera/runtime/stream.hpp"
@@ -131,15 +132,9 @@ struct KernelLauncher<MfmaFamily, Config> {
            block_scale_ld<typename Config::OperandScales>(t, K) % 4 == 0;
   }
 
-  // The fix-up's partials (scheduler::StreamK; 0 when the plan would not split).
+  // The fix-up's partials (scheduler::StreamK<>; 0 when the plan would not split).
   static std::size_t workspace_size(const Args& a, const DeviceInfo& d) {
-    if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
-      return Config::Scheduler::workspace_bound(grid(a), resident_workgroups(d));
-    } else {
-      (void)a;
-      (void)d;
-      return 0;
-    }
+    return fixup_workspace_bound<typename Config::Scheduler>(grid(a), resident_workgroups(d), a.split);
   }
   static TileGrid grid(const Args& a) { return {a.M, a.N, a.K, Config::kBlockM, Config::kBlockN, Config::kBlockK}; }
   // Workgroups resident at once: the schedule's blocks per CU on every CU.
@@ -198,26 +193,20 @@ struct KernelLauncher<MfmaFamily, Config> {
     // One tile per workgroup (a problem set: its bound; workgroups past the last unit leave).
     std::int64_t workers = scheduler_units<typename Config::Scheduler>(g, a.problems);
     if (workers == 0) return Status::kSuccess;
+    FixupSpace space;
     if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
       // Persistent: no more workgroups than are resident (the fix-up's waits need them all).
       if (workers > resident_workgroups(d)) workers = resident_workgroups(d);
-      p.scheduler = Config::Scheduler::make(g, int(workers));
-      FixupSpace space;
-      if (workspace != nullptr) {
-        space.base = workspace;
-        space.bytes = workspace_size(a, d);
-        space.token = next_fixup_token();
-      }
+      space = fixup_space(workspace, workspace != nullptr ? workspace_size(a, d) : 0, a.split);
 #if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP)
       // The emulator runs workgroups one after another: a reduction may wait only for lower ones.
       space.reducers = Reducers::kLastPeer;
 #endif
-      p.scheduler.use_workspace(space);
     } else {
       (void)workspace;
       (void)d;
-      p.scheduler = make_scheduler<typename Config::Scheduler>(g, a.problems, int(workers));
     }
+    p.scheduler = persistent_scheduler<typename Config::Scheduler>(g, a.problems, int(workers), space);
     p.k_order = LastFirstKOrder::make(int(a.K), Config::kBlockK);
     p.strides = problem_strides<typename Config::Scheduler>(a.problems);
 

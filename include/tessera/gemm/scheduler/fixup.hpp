@@ -1,4 +1,5 @@
-// The fix-up of partial tiles (scheduler::StreamK, gemm/scheduler/stream_k.hpp): a piece that covers part
+// The fix-up of partial tiles (scheduler::StreamK<>, gemm/scheduler/stream_k.hpp), and the hooks
+// kernels call it through (FixupHooks, below): a piece that covers part
 // of its tile's K writes its fp32 accumulators to a workspace slot and publishes them; the
 // split tile is then reduced by its reducers, each summing its share of the tile's lines over
 // every peer's partial, in peer order (the same bits on every run), and writing D through the
@@ -16,6 +17,7 @@
 #include <cstdint>
 
 #include "tessera/arch/global_flag.hpp"
+#include "tessera/arch/thread.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/vector.hpp"
 #include "tessera/gemm/epilogue/output_run.hpp"
@@ -57,6 +59,15 @@ struct StreamKFixup {
   TESSERA_DEVICE TESSERA_FORCEINLINE static void store_run(float* partial, int r, int c, const float (&v)[4]) {
     *reinterpret_cast<Float4*>(partial + index(r, c)) = Float4{v[0], v[1], v[2], v[3]};
   }
+  // A writer of 4-element runs at D's coordinates (what an OutputRun is called with) into the
+  // partial of the tile whose first element is (m0, n0): for kernels whose epilogue writes runs.
+  struct RunWriter {
+    float* partial;
+    std::int64_t m0, n0;
+    TESSERA_DEVICE TESSERA_FORCEINLINE void operator()(std::int64_t m, std::int64_t n, float (&v)[4]) const {
+      store_run(partial, int(m - m0), int(n - n0), v);
+    }
+  };
 
   // After this thread's stores of a partial: `sync` is the barrier of every thread that stored
   // it, `thread` this one's index among them, `threads` their count. Publishes the slot to each
@@ -84,6 +95,14 @@ struct StreamKFixup {
     }
     sync();
     flag_acquire_fence();
+    sum(s, r, rank, out, thread, threads);
+  }
+
+  // The sum itself, once every peer's partial is visible to this thread: in a launch, after
+  // reduce()'s waits; in a second kernel (reduce::SecondKernel), after the first has ended.
+  template <class Scheduler, class Output>
+  TESSERA_DEVICE static void sum(const Scheduler& s, const TileReduction& r, int rank, Output& out, int thread,
+                                 int threads) {
     const int line_begin = int(std::int64_t(r.reader) * kLines / r.readers);
     const int line_end = int(std::int64_t(r.reader + 1) * kLines / r.readers);
     const int runs = (line_end - line_begin) * kRunsPerLine;
@@ -155,6 +174,102 @@ struct StreamKFixup {
 #endif
   }
 };
+
+// The hooks every persistent kernel (wgmma, tcgen05, MFMA) calls, whatever its scheduler:
+//
+//   for (int j = 0; j < units; ++j) {
+//     ... unit j's main loop ...
+//     if (Fixup::kActive && Fixup::hand_on(p.scheduler, worker, j, cm, cn, scatter, thread, threads, sync))
+//       continue;
+//     ... unit j's epilogue: D ...
+//   }
+//   if (Fixup::kActive) Fixup::finish(p.scheduler, worker, cm, cn, make_output, thread, threads, sync);
+//
+// (cm, cn): the CTA's place in its cluster (0, 0 without clusters).
+// hand_on: when unit j covers part of its tile's K, `scatter(float* partial)` writes the unit's
+// accumulators into the partial (one CTA tile of floats in D's layout: Partial::store_pair,
+// store_run), then the partial is published to its readers once `sync` (the barrier of the
+// `threads` threads that wrote it; this one is `thread`) has passed; true: the unit is done.
+// finish: after the worker's last unit, its shares of the split tiles it reduces, written
+// through `make_output()` (D's OutputRun). A scheduler without partials (DataParallel, a
+// problem set's) gets hooks that do nothing, chosen at compile time: neither the scatter nor
+// make_output is called, and its kernels' code is what it was without them.
+template <class Scheduler, class LayoutC, int kTileM, int kTileN, bool = scheduler_has_fixup<Scheduler>>
+struct FixupHooks {
+  // Kernels call the hooks as `Fixup::kActive && Fixup::hand_on(...)`: with a constant false the
+  // arguments (the lambdas, which capture the accumulators) are never built, so the optimiser
+  // sees exactly the code it saw without hooks.
+  static constexpr bool kActive = false;
+  using Partial = StreamKFixup<LayoutC, kTileM, kTileN>;
+  template <class Scatter, class Sync>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static constexpr bool hand_on(const Scheduler&, int, int, int, int, Scatter&&, int,
+                                                                   int, Sync&&) {
+    return false;
+  }
+  template <class MakeOutput, class Sync>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void finish(const Scheduler&, int, int, int, MakeOutput&&, int, int,
+                                                        Sync&&) {}
+};
+
+template <class Scheduler, class LayoutC, int kTileM, int kTileN>
+struct FixupHooks<Scheduler, LayoutC, kTileM, kTileN, true> {
+  static constexpr bool kActive = true;
+  using Partial = StreamKFixup<LayoutC, kTileM, kTileN>;
+
+  template <class Scatter, class Sync>
+  TESSERA_DEVICE static bool hand_on(const Scheduler& s, int worker, int j, int cm, int cn, Scatter&& scatter,
+                                     int thread, int threads, Sync&& sync) {
+    const int slot = s.partial_slot(worker, j);
+    if (slot < 0) return false;  // the whole tile's K: the kernel's own epilogue writes D
+    const int rank = s.cta_rank(cm, cn);
+    scatter(s.partial(slot, rank));
+    if constexpr (Scheduler::kReducesInLaunch) {
+      Partial::publish(s, slot, rank, s.readers_of_piece(worker, j), thread, threads, sync);
+    } else {
+      (void)sync;  // nothing to publish: the second kernel reads it after this launch
+    }
+    return true;
+  }
+
+  // Every piece's partial is published before any reduction waits (the scheduler's deadlock
+  // argument, scheduler/stream_k.hpp): so this comes after the worker's last unit.
+  template <class MakeOutput, class Sync>
+  TESSERA_DEVICE static void finish(const Scheduler& s, int worker, int cm, int cn, MakeOutput&& make_output,
+                                    int thread, int threads, Sync&& sync) {
+    if constexpr (!Scheduler::kReducesInLaunch) return;  // a second kernel reduces (below)
+    auto out = make_output();
+    for (int which = 0; which < 2; ++which) {
+      if (!s.reduces(worker, which)) continue;
+      Partial::reduce(s, s.reduction(worker, which, cm, cn), s.cta_rank(cm, cn), out, thread, threads, sync);
+    }
+  }
+};
+
+// reduce::SecondKernel's second kernel: after the launch that wrote the partials, each split
+// tile is summed over its peers by as many blocks as it has slices, each block a share of the
+// tile's lines (as the in-launch peers share it), with the in-launch reduction's code
+// (StreamKFixup::sum; the end of the first launch stands in for the flags); D written through
+// `output`. Its grid: the scheduler's second_kernel_blocks().
+constexpr int kSecondKernelThreads = 256;
+
+template <class Scheduler, class Output>
+struct SecondKernelParams {
+  Scheduler scheduler;
+  Output output;
+};
+
+template <class Scheduler, class Output, int kTileM, int kTileN>
+TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(kSecondKernelThreads, 1)
+    second_kernel_reduce(const SecondKernelParams<Scheduler, Output> p) {
+  using Partial = StreamKFixup<typename Output::Layout, kTileM, kTileN>;
+  const int shares = p.scheduler.plan.splits;
+  const int block = int(block_index());
+  TileReduction r = p.scheduler.whole_reduction(block / shares, 0, 0);
+  r.reader = block % shares;
+  r.readers = shares;
+  Output out = p.output;
+  Partial::sum(p.scheduler, r, 0, out, thread_index(), kSecondKernelThreads);
+}
 
 // D's OutputRun from a kernel's parameters (c, ldc, d, ldd, M, N, epilogue), with vector
 // accesses where the base and pitch allow.

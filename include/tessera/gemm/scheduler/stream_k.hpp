@@ -1,9 +1,23 @@
-// scheduler::StreamK: one tile scheduler (scheduler/tile_scheduler.hpp) whose decomposition is chosen per
-// call: data-parallel, split-K or stream-K. One kernel runs all three; only the units differ.
+// scheduler::StreamK<Medium>: the one tile scheduler (scheduler/tile_scheduler.hpp) for everything
+// that splits K. Its decomposition is chosen per call: data-parallel, split-K or stream-K; one
+// kernel runs all three, only the units differ. Medium (namespace reduce, below) is where the
+// partial sums of a split tile meet and who adds them up; the plan, the walk and the partial
+// slots are the same for every medium:
+//   reduce::InLaunch      (the default, StreamK<>) partials and flags in the workspace, each
+//                         split tile reduced inside the launch by its peers; a persistent grid.
+//                         The wgmma, tcgen05 and MFMA families.
+//   reduce::SecondKernel  partials in the workspace, summed after the launch by a second kernel
+//                         (scheduler/fixup.hpp, second_kernel_reduce), one block per split
+//                         tile, with the in-launch reduction's summation; split-K only, every
+//                         tile split, one piece per worker (a grid of tiles x slices). The FMA
+//                         family, with its rule (choose_split_k).
+// A kernel calls the fix-up through two hooks (scheduler/fixup.hpp, FixupHooks): hand_on after
+// each unit's main loop, finish after its last unit; they do nothing for schedulers without
+// partials, so those kernels' code does not change.
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, GemmShape<128, 256, 64>,
 //                              schedule::AutoSm90, ClusterShape<1, 1>, 0,
-//                              option::Scheduler<scheduler::StreamK>>;
+//                              option::Scheduler<scheduler::StreamK<>>>;
 //
 // The problem is a line of cluster tiles in grouped raster order (DataParallel's), each k_tiles
 // K tiles deep, and W workers (resident clusters). A plan (StreamKPlan) cuts it in two:
@@ -33,8 +47,9 @@
 //               another (the AMD wave emulator) needs.
 //
 // Which plan: choose_decomposition(), a cost model in K-tile iterations (the rule is written out
-// there); scheduler::ForceDecomposition pins one for tests and tuning. Without a workspace (or
-// one too small) the launch takes the data-parallel plan: the same result, unsplit.
+// there); a call may ask for another through gemm::Arguments::split (scheduler/split_request.hpp).
+// Without a workspace (or one too small) the launch takes the data-parallel plan: the same
+// result, unsplit.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -44,20 +59,11 @@
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/math.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/split_request.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
 
 namespace tessera::gemm {
-
-enum class Decomposition : int { kDataParallel = 0, kSplitK = 1, kStreamK = 2 };
-
-inline const char* decomposition_name(Decomposition d) {
-  switch (d) {
-    case Decomposition::kDataParallel: return "data-parallel";
-    case Decomposition::kSplitK: return "split-K";
-    case Decomposition::kStreamK: return "stream-K";
-  }
-  return "?";
-}
 
 enum class Reducers : int { kEveryPeer = 0, kLastPeer = 1 };
 
@@ -143,7 +149,7 @@ inline StreamKPlan stream_k_plan(std::int64_t tiles, int k_tiles, int workers, s
 // K tile runs across tiles) is never picked: measured against split-K with the same work per
 // worker it was up to 2x slower (its workers read the operands at staggered K offsets, so
 // concurrently running tiles no longer share them in L2: benchmark/notes/stream_k.md); it
-// stays available through ForceDecomposition.
+// stays available to a call that asks for it (SplitRequest).
 inline StreamKPlan choose_decomposition(std::int64_t tiles, int k_tiles, int workers, const StreamKCosts& c) {
   const StreamKPlan dp = data_parallel_plan(tiles);
   if (tiles < 1 || workers < 2 || k_tiles < 2 * c.min_piece) return dp;
@@ -174,14 +180,27 @@ inline std::uint64_t next_fixup_token() {
   return (salt | 1u) + 2u * counter.fetch_add(1, std::memory_order_relaxed);  // odd, so never 0
 }
 
-// Where a launch's fix-up keeps its partials and flags (in the caller's workspace), and who
-// reduces. base == nullptr: no fix-up possible, the plan becomes data-parallel.
+// What one call gives a fix-up: where its partials and flags go (in the caller's workspace), who
+// reduces, and the call's request (gemm::Arguments::split). base == nullptr: no fix-up possible,
+// the plan becomes data-parallel. fixup_space() fills one.
 struct FixupSpace {
   void* base = nullptr;
   std::size_t bytes = 0;
   std::uint64_t token = 0;
   Reducers reducers = Reducers::kEveryPeer;
+  SplitRequest split{};
 };
+
+inline FixupSpace fixup_space(void* base, std::size_t bytes, const SplitRequest& split) {
+  FixupSpace f;
+  if (base != nullptr && bytes > 0) {
+    f.base = base;
+    f.bytes = bytes;
+    f.token = next_fixup_token();
+  }
+  f.split = split;
+  return f;
+}
 
 // A split tile to reduce: the CTA tile (m, n), its peers' partial slots (the first peer's, then
 // the next `peers - 1` workers' own: first_slot + 1 ...), and which of `readers` this worker is.
@@ -196,33 +215,34 @@ struct TileReduction {
 
 namespace scheduler {
 
-// A plan for the calls of this thread, instead of the rule's (tests, benchmarks, tuning): the
-// decomposition, and for split-K the slices per tile of the last wave (at most as many as fit
-// the workers; the full waves run data-parallel); for stream-K, the tiles of the last one or two
-// waves are streamed. Restored when the guard goes.
-struct ForceDecomposition {
-  struct Forced {
-    bool active = false;
-    Decomposition mode = Decomposition::kDataParallel;
-    int splits = 0;
-  };
-  static Forced& current() {
-    static thread_local Forced forced;
-    return forced;
-  }
-  explicit ForceDecomposition(Decomposition mode, int splits = 0) : saved_(current()) {
-    current() = Forced{true, mode, splits};
-  }
-  ~ForceDecomposition() { current() = saved_; }
-  ForceDecomposition(const ForceDecomposition&) = delete;
-  ForceDecomposition& operator=(const ForceDecomposition&) = delete;
+// The media partials meet in (where a split tile's peers leave their partial sums and who adds
+// them up). StreamK<Medium> walks the same plan, with the same slots, for every medium.
+namespace reduce {
+// Partials and flags in the caller's workspace; each split tile reduced inside the launch by its
+// peers (scheduler/fixup.hpp), after all of them have published. The grid is persistent (the
+// resident workers: a reduction waits for its peers).
+struct InLaunch {};
+// Partials in the caller's workspace, summed after the launch by a second kernel, one block per
+// split tile, with the in-launch reduction's summation (StreamKFixup::sum) and no flags. The
+// grid is not persistent: split-K only, every tile split (no data-parallel waves), one piece per
+// worker, so workers = tiles x slices. Its rule is the FMA family's (choose_split_k: split only
+// when the tiles leave at least half the multiprocessors idle); a call's kStreamK request is
+// taken as kAuto (it cannot stream).
+struct SecondKernel {};
+}  // namespace reduce
 
- private:
-  Forced saved_;
-};
-
+template <class Medium = reduce::InLaunch>
 struct StreamK {
+  static_assert(std::is_same_v<Medium, reduce::InLaunch> || std::is_same_v<Medium, reduce::SecondKernel>,
+                "Tessera StreamK: the reduction media built are scheduler::reduce::InLaunch and SecondKernel");
+  using ReductionMedium = Medium;
   static constexpr bool kFixup = true;
+  // Whether the tile's peers reduce inside the launch (flags, FixupHooks::finish) or a second
+  // kernel does after it.
+  static constexpr bool kReducesInLaunch = std::is_same_v<Medium, reduce::InLaunch>;
+  // The most units a worker has: SecondKernel's grid gives each one piece (or one whole tile),
+  // which lets a kernel's loop over its units compile to a single pass.
+  static constexpr int kMaxUnitsPerWorker = kReducesInLaunch ? 0x7fffffff : 1;
   // The most pieces a tile is cut into: what units() counts per tile (it caps the grid).
   static constexpr int kMaxPiecesPerTile = 256;
 
@@ -248,8 +268,10 @@ struct StreamK {
     return tiles * (k < 1 ? 1 : (k < kMaxPiecesPerTile ? k : kMaxPiecesPerTile));
   }
 
-  // The plan the rule picks (or the forced one) for `workers` workers, before any workspace.
-  static StreamK make(const TileGrid& g, int workers) {
+  // The plan for `workers` workers, before any workspace: the call's request, or (kAuto) the
+  // rule's choice. SecondKernel: `workers` is what one wave holds (the multiprocessors); the
+  // plan sets the grid (workers: tiles x slices, or the tiles unsplit).
+  static StreamK make(const TileGrid& g, int workers, const SplitRequest& request = {}) {
     StreamK s;
     s.cluster_tiles = GroupedRasterScheduler<8>::make(g.M, g.N, g.tile_m * g.cluster_m, g.tile_n * g.cluster_n);
     s.cluster_m = g.cluster_m;
@@ -259,17 +281,27 @@ struct StreamK {
     s.workers = workers;
     s.k_tiles = g.k_tiles();
     const std::int64_t tiles = s.cluster_tiles.num_tiles();
+    if constexpr (!kReducesInLaunch) {
+      int splits = 1;
+      if (request.mode == Decomposition::kSplitK) {
+        splits = request.splits;
+      } else if (request.mode != Decomposition::kDataParallel) {
+        splits = choose_split_k(tiles, s.k_tiles, workers).splits;
+      }
+      s.plan = split_k_plan(tiles, s.k_tiles, splits, 0);
+      s.workers = int(s.plan.mode == Decomposition::kSplitK ? s.plan.sk_workers : tiles);
+      return s;
+    }
     const StreamKCosts costs = stream_k_costs(g);
-    const ForceDecomposition::Forced& forced = ForceDecomposition::current();
-    if (!forced.active) {
+    if (request.mode == Decomposition::kAuto) {
       s.plan = choose_decomposition(tiles, s.k_tiles, workers, costs);
-    } else if (forced.mode == Decomposition::kSplitK) {
-      // The full waves data-parallel, the last wave's tiles in (at most) the forced slices.
+    } else if (request.mode == Decomposition::kSplitK) {
+      // The full waves data-parallel, the last wave's tiles in (at most) the requested slices.
       const std::int64_t full_waves = tiles / workers, tail = tiles - full_waves * workers;
-      int splits = forced.splits;
+      int splits = request.splits;
       if (tail > 0 && tail * splits > workers) splits = int(workers / tail);
       s.plan = tail > 0 ? split_k_plan(tiles, s.k_tiles, splits, full_waves * workers) : data_parallel_plan(tiles);
-    } else if (forced.mode == Decomposition::kStreamK) {
+    } else if (request.mode == Decomposition::kStreamK) {
       const std::int64_t full_waves = tiles / workers;
       s.plan = stream_k_plan(tiles, s.k_tiles, workers, full_waves >= 2 ? (full_waves - 1) * workers : 0, 1);
     } else {
@@ -280,8 +312,10 @@ struct StreamK {
 
   // Partial slots: one per worker (its first piece) and one per split tile (a tile's first
   // piece when it is not its worker's first), per CTA of a cluster; then the flags.
+  // SecondKernel: one piece per worker, so only the workers' slots.
   std::int64_t slots() const {
-    return (std::int64_t(workers) + (cluster_tiles.num_tiles() - plan.dp_tiles)) * cluster_m * cluster_n;
+    const std::int64_t split_tiles = kReducesInLaunch ? cluster_tiles.num_tiles() - plan.dp_tiles : 0;
+    return (std::int64_t(workers) + split_tiles) * cluster_m * cluster_n;
   }
   int readers_per_tile() const {
     if (reducers == Reducers::kLastPeer) return 1;
@@ -289,6 +323,7 @@ struct StreamK {
   }
   static constexpr std::size_t kAlign = 256;
   std::size_t flag_bytes() const {
+    if constexpr (!kReducesInLaunch) return 0;
     return round_up<std::size_t>(std::size_t(slots()) * std::size_t(readers_per_tile()) * 8u, kAlign);
   }
   // Bytes this plan's fix-up needs (0: none). The interface's arguments are not needed: a
@@ -300,9 +335,10 @@ struct StreamK {
   // Bytes every plan of `g` on at most `workers` workers fits in (what a launch may ask for
   // with fewer resident workers than the device's multiprocessors), or 0 when the plan for
   // `workers` workers needs none.
-  static std::size_t workspace_bound(const TileGrid& g, int workers) {
-    const StreamK s = make(g, workers);
+  static std::size_t workspace_bound(const TileGrid& g, int workers, const SplitRequest& request = {}) {
+    const StreamK s = make(g, workers, request);
     if (s.plan.mode == Decomposition::kDataParallel) return 0;
+    if constexpr (!kReducesInLaunch) return s.workspace_bytes();  // its grid does not depend on residency
     const std::int64_t tiles = s.cluster_tiles.num_tiles();
     const std::int64_t split_tiles = tiles < 2 * std::int64_t(workers) ? tiles : 2 * std::int64_t(workers);
     const std::int64_t slots = (std::int64_t(workers) + split_tiles) * g.cluster_m * g.cluster_n;
@@ -318,6 +354,7 @@ struct StreamK {
     if (need == 0 || space.base == nullptr || space.bytes < need ||
         reinterpret_cast<std::uintptr_t>(space.base) % 16 != 0) {
       plan = data_parallel_plan(cluster_tiles.num_tiles());
+      if constexpr (!kReducesInLaunch) workers = int(cluster_tiles.num_tiles());  // a block per tile
       return;
     }
     flags = static_cast<std::uint64_t*>(space.base);
@@ -428,18 +465,34 @@ struct StreamK {
 
   TESSERA_HOST_DEVICE TileReduction reduction(int worker, int which, int cm, int cn) const {
     const int t = which == 0 ? first_split_tile(worker) : last_split_tile(worker);
+    TileReduction r = whole_reduction(t, cm, cn);
+    if (reducers == Reducers::kEveryPeer) {
+      r.readers = r.peers;
+      r.reader = worker - first_peer(t);
+    }
+    return r;
+  }
+
+  // The split tiles (a second kernel's grid: one block each) and split tile t's reduction by one
+  // reader, every line (reduce::SecondKernel's second kernel).
+  TESSERA_HOST_DEVICE std::int64_t split_tiles() const {
+    return plan.mode == Decomposition::kDataParallel ? 0 : cluster_tiles.num_tiles() - plan.dp_tiles;
+  }
+  // The second kernel's blocks: a share of a split tile's lines per slice of it.
+  TESSERA_HOST_DEVICE std::int64_t second_kernel_blocks() const { return split_tiles() * plan.splits; }
+  TESSERA_HOST_DEVICE TileReduction whole_reduction(int t, int cm, int cn) const {
     const int first = first_peer(t), last = last_peer(t);
+    // The first peer wrote to its own slot when the tile is where its run starts, else to the
+    // tile's; every later peer's run starts inside the tile (its own slot).
     TileReduction r;
     const TileCoord c = cta_tile(plan.dp_tiles + t, cm, cn);
     r.m = c.m;
     r.n = c.n;
-    // The first peer wrote to its own slot when the tile is where its run starts, else to the
-    // tile's; every later peer's run starts inside the tile (its own slot).
     r.head_slot = run_start(first) == std::int64_t(t) * plan.splits ? first : workers + t;
     r.next_slot = first + 1;
     r.peers = last - first + 1;
-    r.readers = reducers == Reducers::kLastPeer ? 1 : r.peers;
-    r.reader = reducers == Reducers::kLastPeer ? 0 : worker - first;
+    r.reader = 0;
+    r.readers = 1;
     return r;
   }
 
@@ -466,11 +519,14 @@ struct SchedulerHasFixup<S, std::enable_if_t<S::kFixup>> {
 template <class S>
 constexpr bool scheduler_has_fixup = SchedulerHasFixup<S>::value;
 
-// The schedulers the tensor-core kernels (wgmma, tcgen05, MFMA) walk: one tile per unit
-// (DataParallel), tiles and K ranges with a fix-up (StreamK), or a batch's or groups' tiles
-// (a problem-set scheduler). Each family's configuration asserts it with its own message.
+// What a persistent kernel (wgmma, tcgen05, MFMA) walks with its fix-up hooks: any tile
+// scheduler whose partials, if it has any, are reduced inside the launch (a second kernel's
+// medium needs a launch of its own, which those families do not make).
+template <class S, class = void>
+struct ReducesAfterLaunch : std::false_type {};
 template <class S>
-constexpr bool tensor_core_scheduler =
-    std::is_same_v<S, scheduler::DataParallel> || std::is_same_v<S, scheduler::StreamK> || takes_problem_set<S>;
+struct ReducesAfterLaunch<S, std::enable_if_t<!S::kReducesInLaunch>> : std::true_type {};
+template <class S>
+constexpr bool in_launch_scheduler = is_tile_scheduler<S> && !ReducesAfterLaunch<S>::value;
 
 }  // namespace tessera::gemm

@@ -23,13 +23,15 @@
 // Units must be independent of the order workers run in (no unit waits for another's),
 // unless the scheduler's fix-up says how partial tiles meet.
 //
-// A scheduler whose units may cover part of a tile's K (scheduler::StreamK, scheduler/stream_k.hpp) adds
-// a fix-up to this interface: `static constexpr bool kFixup = true` (scheduler_has_fixup<S>),
-// host: `use_workspace(FixupSpace)` after make() (without enough workspace it falls back to
-// whole tiles) and `static workspace_bound(grid, workers)`; device: `partial_slot(worker, j)`
+// A scheduler whose units may cover part of a tile's K (scheduler::StreamK<Medium>,
+// scheduler/stream_k.hpp) adds a fix-up to this interface: `static constexpr bool kFixup = true`
+// (scheduler_has_fixup<S>) and `kReducesInLaunch`; host: make(grid, workers, SplitRequest),
+// `use_workspace(FixupSpace)` after it (without enough workspace it falls back to whole tiles)
+// and `static workspace_bound(grid, workers, SplitRequest)`; device: `partial_slot(worker, j)`
 // (-1: the unit stores D itself), `readers_of_piece`, `reduces(worker, which)`, `reduction(...)`,
-// `partial(slot, rank)`, `flag(slot, rank, reader)`, which scheduler/fixup.hpp asks.
-// Kernels test scheduler_has_fixup<S> at compile time, so the others' code is unchanged.
+// `partial(slot, rank)`, `flag(slot, rank, reader)`, which scheduler/fixup.hpp asks. Kernels
+// reach it only through FixupHooks<S, ...> (scheduler/fixup.hpp), whose hooks do nothing for
+// the other schedulers, so their code is unchanged.
 //
 // Many GEMMs in one launch (problem_set.hpp): a scheduler that walks a batch or groups says so
 // with `static constexpr bool kProblemSet = true`, takes gemm::Arguments::problems on the host
@@ -44,6 +46,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/math.hpp"
@@ -162,6 +165,23 @@ template <class S>
 struct OwnsAllRows<S, std::enable_if_t<S::kAllRows>> : std::true_type {};
 template <class S>
 constexpr bool problem_owns_all_rows = OwnsAllRows<S>::value;
+
+// Whether S is a tile scheduler of this interface (above), one GEMM's or a problem set's: what
+// the persistent kernels (wgmma, tcgen05, MFMA) walk, whatever the scheduler. Schedulers with
+// another make() (scheduler::ClusterSlices: units that are K slices of a
+// non-persistent grid, summed by their family's own pass) are not.
+template <class S, class = void>
+struct IsOneGemmScheduler : std::false_type {};
+template <class S>
+struct IsOneGemmScheduler<
+    S, std::enable_if_t<std::is_same_v<decltype(S::units(std::declval<const TileGrid&>())), std::int64_t> &&
+                        std::is_same_v<decltype(S::make(std::declval<const TileGrid&>(), 1)), S> &&
+                        std::is_same_v<decltype(std::declval<const S&>().unit(0, 0, 0, 0)), WorkUnit> &&
+                        std::is_same_v<decltype(std::declval<const S&>().units_of(0)), int> &&
+                        std::is_same_v<decltype(std::declval<const S&>().k_tiles_before(0, 0)), std::int64_t>>>
+    : std::true_type {};
+template <class S>
+constexpr bool is_tile_scheduler = takes_problem_set<S> || IsOneGemmScheduler<S>::value;
 
 // Host: every unit of the launch (an upper bound for schedulers whose sizes are on the device),
 // and the scheduler of a persistent launch of `workers` workers.

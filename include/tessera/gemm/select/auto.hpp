@@ -60,7 +60,7 @@ struct AutoEntries {
                               option::Schedule<schedule::Cooperative>, Options...>;
   template <int kTileN>
   using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, kTileN, 64>>,
-                                  option::Schedule<schedule::Cooperative>, option::Scheduler<scheduler::StreamK>, Options...>;
+                                  option::Schedule<schedule::Cooperative>, option::Scheduler<scheduler::StreamK<>>, Options...>;
 
   // f(Entry{}) for the configuration of entry e.
   template <class F>

@@ -11,7 +11,7 @@
 //                     where it is deep enough
 //   kTile128          WgmmaConfig 128 x 128, Cooperative, persistent: twice the tiles of the
 //                     default, for shapes whose 128 x 256 tiles leave a wave part empty
-//   kStreamK          WgmmaConfig 128 x 256, Cooperative, scheduler::StreamK (scheduler/stream_k.hpp):
+//   kStreamK          WgmmaConfig 128 x 256, Cooperative, scheduler::StreamK<> (scheduler/stream_k.hpp):
 //                     deep K on a few dozen tiles, split-K through the caller's workspace
 //   kStreamK128       the same with 128 x 128 tiles: deep K where the last wave is partial
 //   kLarge            WgmmaConfig 128 x 256, Cooperative, persistent (the family's default)
@@ -187,9 +187,9 @@ inline const char* auto_entry_name(AutoEntry e) {
     case AutoEntry::kSplit64: return "ClusterSplitK<128 x 64 x 64> (one CTA per tile, K split over a cluster where deep)";
     case AutoEntry::kSplit128: return "ClusterSplitK<128 x 128 x 64> (one CTA per tile, K split over a cluster where deep)";
     case AutoEntry::kTile128: return "WgmmaConfig 128 x 128 x 64, Cooperative, persistent";
-    case AutoEntry::kStreamK: return "WgmmaConfig 128 x 256 x 64, Cooperative, scheduler::StreamK (split-K in the workspace)";
+    case AutoEntry::kStreamK: return "WgmmaConfig 128 x 256 x 64, Cooperative, scheduler::StreamK<> (split-K in the workspace)";
     case AutoEntry::kStreamK128:
-      return "WgmmaConfig 128 x 128 x 64, Cooperative, scheduler::StreamK (the last wave split in the workspace)";
+      return "WgmmaConfig 128 x 128 x 64, Cooperative, scheduler::StreamK<> (the last wave split in the workspace)";
     case AutoEntry::kLarge: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent (the default)";
     case AutoEntry::kLarge2x1: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent, 2 x 1 clusters (B multicast)";
   }

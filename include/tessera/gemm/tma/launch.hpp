@@ -18,6 +18,7 @@
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
 #include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/scheduler/persistent.hpp"
 #include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
 #include "tessera/gemm/tma/packing.hpp"
@@ -250,12 +251,7 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpac
   const std::int64_t units = scheduler_units<typename C::Scheduler>(grid, problems);
   if (units == 0) return Status::kSuccess;
   if (units < clusters) clusters = int(units);
-  p.scheduler = make_scheduler<typename C::Scheduler>(grid, problems, clusters);
-  if constexpr (scheduler_has_fixup<typename C::Scheduler>) {
-    p.scheduler.use_workspace(fixup);
-  } else {
-    (void)fixup;
-  }
+  p.scheduler = persistent_scheduler<typename C::Scheduler>(grid, problems, clusters, fixup);
   LaunchShape shape;
   shape.grid_x = unsigned(clusters * Cluster::kSize);
   shape.block_x = C::kThreads;
@@ -309,13 +305,8 @@ struct Launcher {
   // The fix-up's bytes: enough for the plan on any number of resident clusters up to the
   // device's multiprocessors / cluster size.
   static std::size_t fixup_bytes(const Args<Config>& a, const DeviceInfo& d) {
-    if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
-      return Config::Scheduler::workspace_bound(tile_grid<Config>(a), d.multiprocessors / Config::Cluster::kSize);
-    } else {
-      (void)a;
-      (void)d;
-      return 0;
-    }
+    return fixup_workspace_bound<typename Config::Scheduler>(tile_grid<Config>(a),
+                                                             d.multiprocessors / Config::Cluster::kSize, a.split);
   }
   static std::size_t fixup_offset(std::size_t packing_bytes) { return (packing_bytes + 255) / 256 * 256; }
 
@@ -356,13 +347,10 @@ struct Launcher {
     Params p{};
     const PackingPlan plan = plan_packing<Config>(a);
     const TmaPath chosen = choose_path(plan, workspace != nullptr);
-    FixupSpace fixup;
     const std::size_t fixup_size = workspace != nullptr ? fixup_bytes(a, d) : 0;
-    if (fixup_size > 0) {
-      fixup.base = static_cast<unsigned char*>(workspace) + fixup_offset(plan.bytes);
-      fixup.bytes = fixup_size;
-      fixup.token = next_fixup_token();
-    }
+    const FixupSpace fixup = fixup_space(
+        fixup_size > 0 ? static_cast<unsigned char*>(workspace) + fixup_offset(plan.bytes) : nullptr, fixup_size,
+        a.split);
     if (chosen == TmaPath::kRealigning) {
       if constexpr (OperandLoading<Config>::kTmaOnly) {
         return Status::kErrorUnsupported;  // not reached: check() refuses what TMA cannot load

@@ -167,7 +167,7 @@ struct UmmaRealigningConfig<false, UmmaConfig<EA, LA, EB, LB, EC, LC, Options...
 //   option::Stages<N>                  pipeline stages (0: as many as fit)
 //   option::Scales<M>                  scale::None, Mx or Nvfp4 (block scales)
 //   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
-//   persistent over the tiles; or scheduler::StreamK).
+//   persistent over the tiles; or scheduler::StreamK<>).
 // Shared and tensor memory are planned in umma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class... Options_>
@@ -295,9 +295,9 @@ struct UmmaConfig
 
   static_assert(is_mma_output<ElementC_> && is_mma_output<typename Base::ElementD>,
                 "Tessera UmmaConfig: C and D must each be float, half_t or bfloat16_t");
-  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera UmmaConfig: the tcgen05 family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
   static_assert(!kLowp || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
                 "Tessera UmmaConfig: fp8, fp6 and fp4 operands are walked with scheduler::DataParallel only "

@@ -22,9 +22,10 @@
 // Before the CTAs of a cluster leave, each producer waits until its stages have been released
 // (TmaProducer::tail) and a pair leader's MMA thread until its accumulator buffers have been
 // read by both CTAs' epilogue warps. Shared memory comes from UmmaSmemPlan<Config>.
-// With scheduler::StreamK, the epilogue warps write a unit that covers part of its tile's K as
+// With scheduler::StreamK<>, the epilogue warps write a unit that covers part of its tile's K as
 // a partial (straight from tensor memory) instead of D, and after their last unit reduce their
-// share of the split tiles (scheduler/fixup.hpp).
+// share of the split tiles: the fix-up hooks (scheduler/fixup.hpp: FixupHooks), no-ops for
+// schedulers without partials.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -66,8 +67,7 @@ struct UmmaGemmKernel {
   static constexpr int kEpilogueWarp0 = 4, kMmaWarp = 8;
   // Named barrier 1: the four epilogue warps (the stream-K fix-up); 5 is the realigning producer's.
   static constexpr int kEpilogueWarpsBarrier = 1;
-  static constexpr bool kFixup = scheduler_has_fixup<typename Config::Scheduler>;
-  using Fixup = StreamKFixup<typename C::LayoutC, C::kBlockM, C::kBlockN>;
+  using Fixup = FixupHooks<typename Config::Scheduler, typename C::LayoutC, C::kBlockM, C::kBlockN>;
   static_assert(C::kThreads == 32 * (kMmaWarp + 1), "Tessera: the kernel's roles are warps 0-3, 4-7 and 8");
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
@@ -239,13 +239,14 @@ struct UmmaGemmKernel {
         }
       };
       const std::uint32_t taddr = nvidia::tmem_address(buffer_address(tmem_base, buffer.stage), 32 * w, 0);
-      if constexpr (kFixup) {
-        const int slot = p.scheduler.partial_slot(worker, j);
-        if (slot >= 0) {  // part of the tile's K (so K > 0: the buffer holds it): a partial
-          store_partial<Epilogue>(p, taddr, worker, j, slot, p.scheduler.cta_rank(at.cm, at.cn), w, lane, release);
-          buffer.advance();
-          continue;
-        }
+      // Part of the tile's K (so K > 0: the buffer holds it): a partial, reduced after the last unit.
+      if (Fixup::kActive &&
+          Fixup::hand_on(
+              p.scheduler, worker, j, at.cm, at.cn,
+              [&](float* partial) { scatter_partial<Epilogue>(partial, taddr, w, lane, release); }, 32 * w + lane,
+              128, [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); })) {
+        buffer.advance();
+        continue;
       }
       const std::int64_t m0 = std::int64_t(tile.m) * C::kBlockM, n0 = std::int64_t(tile.n) * C::kBlockN;
       if constexpr (kProblemSet) {
@@ -265,27 +266,24 @@ struct UmmaGemmKernel {
       }
       if (have) buffer.advance();
     }
-    if constexpr (kFixup) {
-      auto out = output_run<typename C::ElementC, typename C::ElementD, typename C::LayoutC, typename C::Epilogue>(p);
-      for (int which = 0; which < 2; ++which) {
-        if (!p.scheduler.reduces(worker, which)) continue;
-        Fixup::reduce(p.scheduler, p.scheduler.reduction(worker, which, at.cm, at.cn),
-                      p.scheduler.cta_rank(at.cm, at.cn), out, 32 * w + lane, 128,
-                      [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); });
-      }
+    if (Fixup::kActive) {
+      Fixup::finish(
+        p.scheduler, worker, at.cm, at.cn,
+        [&] {
+          return output_run<typename C::ElementC, typename C::ElementD, typename C::LayoutC, typename C::Epilogue>(p);
+        },
+        32 * w + lane, 128, [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); });
     }
     if constexpr (kTmaStores) {
       if (lane == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
     }
   }
 
-  // A unit's accumulator rows of this warp (row 32 w + lane, 32 columns per TMEM load) as the
-  // partial of slot `slot`; the buffer is released after the last load, and the partial
-  // published once all four epilogue warps have stored theirs.
+  // A unit's accumulator rows of this warp (row 32 w + lane, 32 columns per TMEM load) into
+  // `partial`; the buffer is released after the last load.
   template <class Epilogue, class Release>
-  TESSERA_DEVICE static void store_partial(const TmaGemmParams<Config>& p, std::uint32_t taddr, int worker, int j,
-                                           int slot, int rank, int w, int lane, Release&& release) {
-    float* partial = p.scheduler.partial(slot, rank);
+  TESSERA_DEVICE static void scatter_partial(float* partial, std::uint32_t taddr, int w, int lane, Release&& release) {
+    using Partial = typename Fixup::Partial;
     const int row = 32 * w + lane;
     for (int chunk = 0; chunk < C::kBlockN / 32; ++chunk) {
       std::uint32_t r[32];
@@ -293,11 +291,9 @@ struct UmmaGemmKernel {
       if (chunk == C::kBlockN / 32 - 1) release();
       TESSERA_UNROLL
       for (int i = 0; i < 32; i += 2) {
-        Fixup::store_pair(partial, row, 32 * chunk + i, __uint_as_float(r[i]), __uint_as_float(r[i + 1]));
+        Partial::store_pair(partial, row, 32 * chunk + i, __uint_as_float(r[i]), __uint_as_float(r[i + 1]));
       }
     }
-    Fixup::publish(p.scheduler, slot, rank, p.scheduler.readers_of_piece(worker, j), row, 128,
-                   [] { nvidia::named_barrier_sync(kEpilogueWarpsBarrier, 128); });
   }
 };
 

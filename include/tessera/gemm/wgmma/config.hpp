@@ -58,7 +58,7 @@ constexpr int wgmma_c_barrier_bytes(int boxes_per_warpgroup) { return 2 * 2 * bo
 //   option::Scales<M>                  fp8 operands: scale::PerTensor (the default), PerRowColumn,
 //                                      Blockwise, Fast<PerTensor or PerRowColumn>
 //   option::OutputElement<T>, option::Epilogue<E>, option::Scheduler<S> (scheduler::DataParallel,
-//   persistent over the tiles; or scheduler::StreamK, gemm/scheduler/stream_k.hpp).
+//   persistent over the tiles; or scheduler::StreamK<>, gemm/scheduler/stream_k.hpp).
 // The shared memory is planned in wgmma/smem_plan.hpp.
 template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementC_, class LayoutC_,
           class... Options_>
@@ -165,9 +165,9 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
                 "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
                 "scheduler::Grouped, take 16-bit operands)");
-  static_assert(tensor_core_scheduler<typename Base::Scheduler>,
+  static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
-                "scheduler::StreamK (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
+                "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "
                 "scheduler::Grouped<Layout>; it takes no other scheduler yet");
 
   // ---- what the collectives are given (tma/operand_tiles.hpp) --------------------------------

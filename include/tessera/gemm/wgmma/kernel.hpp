@@ -16,9 +16,10 @@
 // producer waits until its stages have been released (TmaProducer::tail).
 // Where the call stages C (p.c_staged), warp 1 of the producer warpgroup loads C into the
 // epilogue's staging boxes with TMA ahead of each epilogue (wgmma/staged_c_loader.hpp).
-// With scheduler::StreamK, a unit that covers part of its tile's K stores its accumulators as a
-// partial instead of D, and after their last unit the consumers reduce their share of the split
-// tiles (scheduler/fixup.hpp).
+// With a scheduler that splits K (scheduler::StreamK<>), a unit that covers part of its tile's K
+// hands its accumulators on as a partial instead of storing D, and after their last unit the
+// consumers reduce their share of the split tiles: the fix-up hooks (scheduler/fixup.hpp,
+// FixupHooks: hand_on after each unit, finish after the last), which do nothing otherwise.
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma/smem_plan.hpp). fp8 operands take
 // their own main loop (wgmma/fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
@@ -84,8 +85,7 @@ struct WgmmaGemmKernel {
   // TMA stores: the C barriers after the stage barriers and their spare pair, [2][kBoxes]
   // full ones, then as many empty ones (offsets from full[0]).
   static constexpr int kCFullOffset = 2 * kStages + 2, kCEmptyOffset = kCFullOffset + 2 * kBoxes;
-  static constexpr bool kFixup = scheduler_has_fixup<typename Config::Scheduler>;
-  using Fixup = StreamKFixup<typename Config::LayoutC, Config::kBlockM, Config::kBlockN>;
+  using Fixup = FixupHooks<typename Config::Scheduler, typename Config::LayoutC, Config::kBlockM, Config::kBlockN>;
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
@@ -207,10 +207,20 @@ struct WgmmaGemmKernel {
       if constexpr (Config::kPingpong) {
         if (j + 1 < units) nvidia::named_barrier_arrive(kTurnBarrier + (1 - c), 256);  // its turn
       }
-      if constexpr (kFixup) {
-        const int slot = p.scheduler.partial_slot(worker, j);
-        if (slot >= 0) {  // part of the tile's K: a partial, reduced after the last unit
-          store_partial(p, acc, worker, j, slot, p.scheduler.cta_rank(at.cm, at.cn), row0, c, t);
+      // Part of the tile's K: a partial, reduced after the last unit (Cooperative: both
+      // consumers published it; Pingpong: this one).
+      if constexpr (Config::kPingpong) {
+        if (Fixup::kActive &&
+            Fixup::hand_on(
+                p.scheduler, worker, j, at.cm, at.cn, [&](float* partial) { scatter_partial(partial, acc, row0, t); },
+                t, 128, [c] { nvidia::named_barrier_sync(kEpilogueBarrier + c, 128); })) {
+          continue;
+        }
+      } else {
+        if (Fixup::kActive &&
+            Fixup::hand_on(
+                p.scheduler, worker, j, at.cm, at.cn, [&](float* partial) { scatter_partial(partial, acc, row0, t); },
+                c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); })) {
           continue;
         }
       }
@@ -231,15 +241,14 @@ struct WgmmaGemmKernel {
         Epilogue::direct_store_with(p, output, acc, m0, n0, t);
       }
     }
-    if constexpr (kFixup) {
-      auto out = output_run<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
+    if (Fixup::kActive) {
+      Fixup::finish(
+        p.scheduler, worker, at.cm, at.cn,
+        [&] {
+          return output_run<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
                             typename Config::Epilogue>(p);
-      for (int which = 0; which < 2; ++which) {
-        if (!p.scheduler.reduces(worker, which)) continue;
-        Fixup::reduce(p.scheduler, p.scheduler.reduction(worker, which, at.cm, at.cn),
-                      p.scheduler.cta_rank(at.cm, at.cn), out, c * 128 + t, 256,
-                      [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
-      }
+        },
+        c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
     }
     if constexpr (kTmaStores) {
       if (t == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed
@@ -257,30 +266,22 @@ struct WgmmaGemmKernel {
     }
   }
 
-  // A unit's accumulators as the partial of slot `slot`, published once every thread that
-  // holds part of it has stored (Cooperative: both consumers; Pingpong: this one).
-  TESSERA_DEVICE static void store_partial(const TmaGemmParams<Config>& p, const float (&acc)[kRowBlocks][kAccPerBlock],
-                                           int worker, int j, int slot, int rank, int row0, int c, int t) {
+  // A unit's accumulators (this thread's fragment) into `partial`, a tile of floats in D's layout.
+  TESSERA_DEVICE static void scatter_partial(float* partial, const float (&acc)[kRowBlocks][kAccPerBlock], int row0,
+                                             int t) {
     using Atom = typename Config::Atom;
+    using Partial = typename Fixup::Partial;
     // From this thread's first element, every other one is a constant step away (the index is
     // linear in row and column): one base address, immediate offsets.
     const auto first = Atom::element(t, 0);
-    float* base = p.scheduler.partial(slot, rank) + Fixup::index(row0 + first.row, first.col);
+    float* base = partial + Partial::index(row0 + first.row, first.col);
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int i = 0; i < kAccPerBlock; i += 2) {
         const auto e = Atom::element(0, i);  // (r, c) and (r, c + 1), from thread 0's first
-        Fixup::store_pair(base, rb * 64 + e.row, e.col, acc[rb][i], acc[rb][i + 1]);
+        Partial::store_pair(base, rb * 64 + e.row, e.col, acc[rb][i], acc[rb][i + 1]);
       }
-    }
-    const int readers = p.scheduler.readers_of_piece(worker, j);
-    if constexpr (Config::kPingpong) {
-      Fixup::publish(p.scheduler, slot, rank, readers, t, 128,
-                     [c] { nvidia::named_barrier_sync(kEpilogueBarrier + c, 128); });
-    } else {
-      Fixup::publish(p.scheduler, slot, rank, readers, c * 128 + t, 256,
-                     [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
     }
   }
 };
