@@ -47,22 +47,19 @@ template <class P>
 using SweepAuto = tessera::gemm::Auto<typename P::EA, typename P::LA, typename P::EB, typename P::LB, typename P::EC,
                                       typename P::LC>;
 
-const char* const kSweepEntryNames[] = {"kSmallM16", "kSmallM32", "kSmallM64", "kSplit64", "kSplit128",
-                                        "kTile128",  "kStreamK",  "kStreamK128", "kLarge", "kLarge2x1"};
-static_assert(sizeof(kSweepEntryNames) / sizeof(kSweepEntryNames[0]) == tessera::gemm::select::kAutoEntryCount,
-              "tessera_bench sweep: one name per AutoEntry");
-
 // One Impl per entry of Auto's table, each its own configuration (not through Auto).
+template <class P, int I>
+void sweep_entry_impl(std::vector<Impl<P>>& impls) {
+  using tessera::gemm::AutoEntry;
+  SweepAuto<P>::Entries::with(AutoEntry(I), [&](auto entry) {
+    impls.push_back(tessera_impl<P, tessera::gemm::Gemm<decltype(entry)>>(
+        std::string("tessera_entry_") + tessera::gemm::auto_entry_token(AutoEntry(I))));
+    return 0;
+  });
+}
 template <class P, int... I>
 void sweep_entry_impls(std::vector<Impl<P>>& impls, std::integer_sequence<int, I...>) {
-  using Entries = typename SweepAuto<P>::Entries;
-  (Entries::with(tessera::gemm::AutoEntry(I),
-                 [&](auto entry) {
-                   impls.push_back(tessera_impl<P, tessera::gemm::Gemm<decltype(entry)>>(
-                       std::string("tessera_entry_") + kSweepEntryNames[I]));
-                   return 0;
-                 }),
-   ...);
+  (sweep_entry_impl<P, I>(impls), ...);
 }
 #endif
 
@@ -152,7 +149,7 @@ void add_sweep_context() {
     for (int e = 0; e < select::kAutoEntryCount; ++e) {
       const select::EntryCost c = select::CostModel::cost(AutoEntry(e), p);
       char item[160];
-      std::snprintf(item, sizeof item, "%s=%.9g,%.9g,%.9g;", kSweepEntryNames[e], c.work_flop, c.bytes, c.fixup_s);
+      std::snprintf(item, sizeof item, "%s=%.9g,%.9g,%.9g;", auto_entry_token(AutoEntry(e)), c.work_flop, c.bytes, c.fixup_s);
       counts += item;
     }
     benchmark::AddCustomContext("sweep_model/" + x.label(), counts);

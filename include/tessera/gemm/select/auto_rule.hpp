@@ -184,6 +184,23 @@ struct AutoRule {
   }
 };
 
+// The entry's enumerator as a word ("kLarge"): benchmark names, tuned-choice files.
+inline const char* auto_entry_token(AutoEntry e) {
+  switch (e) {
+    case AutoEntry::kSmallM16: return "kSmallM16";
+    case AutoEntry::kSmallM32: return "kSmallM32";
+    case AutoEntry::kSmallM64: return "kSmallM64";
+    case AutoEntry::kSplit64: return "kSplit64";
+    case AutoEntry::kSplit128: return "kSplit128";
+    case AutoEntry::kTile128: return "kTile128";
+    case AutoEntry::kStreamK: return "kStreamK";
+    case AutoEntry::kStreamK128: return "kStreamK128";
+    case AutoEntry::kLarge: return "kLarge";
+    case AutoEntry::kLarge2x1: return "kLarge2x1";
+  }
+  return "?";
+}
+
 inline const char* auto_entry_name(AutoEntry e) {
   switch (e) {
     case AutoEntry::kSmallM16: return "WgmmaSmallM<16> (D^T = B^T A^T, 128 x 16 tiles, K split over a cluster)";
