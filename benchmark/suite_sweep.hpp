@@ -43,9 +43,11 @@ std::vector<tessera::bench::SweepShape>& sweep_registered() {
 }
 
 #if TESSERA_BENCH_HAS_WGMMA
+// Auto's table and the configurations timed beside it, with the problem's types and layouts.
+template <class P, template <class...> class Config>
+using SweepConfig = Config<typename P::EA, typename P::LA, typename P::EB, typename P::LB, typename P::EC, typename P::LC>;
 template <class P>
-using SweepAuto = tessera::gemm::Auto<typename P::EA, typename P::LA, typename P::EB, typename P::LB, typename P::EC,
-                                      typename P::LC>;
+using SweepAuto = SweepConfig<P, tessera::gemm::Auto>;
 
 // One Impl per entry of Auto's table, each its own configuration (not through Auto).
 template <class P, int I>
@@ -68,15 +70,10 @@ std::vector<Impl<P>> sweep_impls() {
   std::vector<Impl<P>> impls;
 #if TESSERA_BENCH_HAS_WGMMA
   using namespace tessera::gemm;
-  using EA = typename P::EA;
-  using EB = typename P::EB;
-  using EC = typename P::EC;
-  using LA = typename P::LA;
-  using LB = typename P::LB;
-  using LC = typename P::LC;
-  impls.push_back(tessera_impl<P, Gemm<Auto<EA, LA, EB, LB, EC, LC>>>("tessera_auto"));
-  impls.push_back(tessera_impl<P, Gemm<AutoModel<EA, LA, EB, LB, EC, LC>>>("tessera_auto_model"));
-  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<EA, LA, EB, LB, EC, LC>>>("tessera_wgmma"));
+  impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, Auto>>>("tessera_auto"));
+  impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, AutoModel>>>("tessera_auto_model"));
+  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<typename P::EA, typename P::LA, typename P::EB, typename P::LB,
+                                                   typename P::EC, typename P::LC>>>("tessera_wgmma"));
   if (g_opt.sweep_entries) sweep_entry_impls<P>(impls, std::make_integer_sequence<int, select::kAutoEntryCount>{});
 #endif
   impls.push_back(blas_impl<P>());
