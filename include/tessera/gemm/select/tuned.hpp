@@ -12,7 +12,9 @@
 // times between CUDA events on the caller's stream (L2 not flushed), into a scratch D
 // allocated on the stream (so that D, and C where C == D, are untouched); the one with the
 // smallest median is kept in a per-process, thread-safe cache (select/tuned_cache.hpp) and
-// runs the call. That first call waits for the stream. Later calls look the choice up.
+// runs the call. That first call waits for the stream. Later calls look the choice up (and
+// where the cached entry refuses their arguments, e.g. a misaligned pointer of the same shape,
+// run the selector's choice untimed).
 //
 // Inside CUDA graph capture (cudaStreamIsCapturing) nothing is timed or allocated: the cached
 // choice runs if there is one, else the selector's, and nothing is cached. tuned_load makes the
@@ -176,24 +178,26 @@ struct KernelLauncher<TunedFamily, Config> {
 
   static Status launch(const Args& a, void* workspace, Stream stream, const DeviceInfo& d) {
     const TunedKey key = tuned_key<Config>(a, workspace != nullptr, d.id);
+    const AutoEntry selected = auto_choice<Selected>(a, d, workspace != nullptr).entry;
     AutoEntry e = AutoEntry::kLarge;
-    if (tuned_cache<Config>().find(key, &e) && auto_entry_takes<Selected>(e, a)) {
-      return launch_auto_entry<Selected>(e, a, workspace, stream, d);
+    if (tuned_cache<Config>().find(key, &e)) {
+      // Tuned on arguments of the same shape whose alignment that entry needed: the selector's.
+      return launch_auto_entry<Selected>(auto_entry_takes<Selected>(e, a) ? e : selected, a, workspace, stream, d);
     }
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     const bool capturing = cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
                            capture != cudaStreamCaptureStatusNone;
     if (capturing) {
       (void)cudaGetLastError();
-      return launch_auto_entry<Selected>(auto_choice<Selected>(a, d, workspace != nullptr).entry, a, workspace, stream, d);
+      return launch_auto_entry<Selected>(selected, a, workspace, stream, d);
     }
-    if (ok(tune_auto_entry<Config>(a, workspace, stream, d, &e))) {
-      tuned_cache<Config>().insert(key, e);
-      (void)tuned_cache<Config>().find(key, &e);  // another thread's first answer, if it came first
-    } else {
-      e = auto_choice<Selected>(a, d, workspace != nullptr).entry;
+    AutoEntry winner = selected;
+    if (ok(tune_auto_entry<Config>(a, workspace, stream, d, &winner))) {
+      tuned_cache<Config>().insert(key, winner);
+      // Another thread's first answer, if it came first (and takes these arguments).
+      if (tuned_cache<Config>().find(key, &e) && auto_entry_takes<Selected>(e, a)) winner = e;
     }
-    return launch_auto_entry<Selected>(e, a, workspace, stream, d);
+    return launch_auto_entry<Selected>(winner, a, workspace, stream, d);
   }
 };
 
