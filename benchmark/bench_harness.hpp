@@ -73,6 +73,10 @@ struct Options {
   int max_iters = 100;
   std::uint64_t seed = 0;    // 0: fresh per run
   std::string shapes;        // --shapes: the LLM suite's shapes instead of its own (MxNxK,...)
+  bool timing_given = false; // --reps, --target-ms or --*-iters given (else the sweep takes its own)
+  std::uint64_t sweep_seed = 1;  // --sweep-seed: which shapes the sweep suite draws
+  int sweep_count = 300;         // --sweep-count
+  bool sweep_entries = false;    // --sweep-entries: also every entry of Auto's table
 };
 Options g_opt;
 
@@ -425,6 +429,8 @@ void usage() {
       "  --min-iters=N     --max-iters=N   bounds on iterations (default 10, 100)\n"
       "  --seed=S          fixed input seed (default: fresh every run)\n"
       "  --shapes=MxNxK,.. the llm suite's shapes instead of its list (e.g. --shapes=2048x2304x4096,1536x1536x16384)\n"
+      "  --sweep-seed=S --sweep-count=N   the sweep suite's shapes (default 1, 300)\n"
+      "  --sweep-entries   the sweep also times every entry of Auto's table (calibration)\n"
       "  --device-name     print the device name as used in result file names, and exit\n"
       "  e.g. --suite=llm --benchmark_filter='^llm_bf16/' --benchmark_out=r.json --benchmark_out_format=json\n\n");
 }
@@ -451,17 +457,27 @@ CommandLine parse_command_line(int argc, char** argv) {
     } else if (a.rfind("--suite=", 0) == 0) {
       cl.suites = value("--suite=");
     } else if (a.rfind("--reps=", 0) == 0) {
+      g_opt.timing_given = true;
       g_opt.repetitions = std::max(1, std::atoi(value("--reps=").c_str()));
     } else if (a.rfind("--target-ms=", 0) == 0) {
+      g_opt.timing_given = true;
       g_opt.target_ms = std::atof(value("--target-ms=").c_str());
     } else if (a.rfind("--min-iters=", 0) == 0) {
+      g_opt.timing_given = true;
       g_opt.min_iters = std::max(1, std::atoi(value("--min-iters=").c_str()));
     } else if (a.rfind("--max-iters=", 0) == 0) {
+      g_opt.timing_given = true;
       g_opt.max_iters = std::max(1, std::atoi(value("--max-iters=").c_str()));
     } else if (a.rfind("--shapes=", 0) == 0) {
       g_opt.shapes = value("--shapes=");
     } else if (a.rfind("--seed=", 0) == 0) {
       g_opt.seed = std::strtoull(value("--seed=").c_str(), nullptr, 0);
+    } else if (a.rfind("--sweep-seed=", 0) == 0) {
+      g_opt.sweep_seed = std::strtoull(value("--sweep-seed=").c_str(), nullptr, 0);
+    } else if (a.rfind("--sweep-count=", 0) == 0) {
+      g_opt.sweep_count = std::max(1, std::atoi(value("--sweep-count=").c_str()));
+    } else if (a == "--sweep-entries") {
+      g_opt.sweep_entries = true;
     } else if (a == "--device-name") {
       cl.print_device_name = true;
     } else {

@@ -27,7 +27,7 @@
 //   checks.hpp             the GEMM problem (inputs, references) and the output verdict
 //   gemm_impls.hpp         the implementations a GEMM problem can time
 //   tessera_variants.hpp   the Tessera GEMMs timed, one line each
-//   suite_llm.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp
+//   suite_llm.hpp, suite_sweep.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp
 //   suite_lowp.hpp         (HIP) Tessera's fp8 / MX MFMA configurations; lowp_elements.hpp
 //   tessera_bench.cu       the classic suite, the suite choice and main
 #include <benchmark/benchmark.h>
@@ -46,6 +46,7 @@
 #include "suite_fp8.hpp"
 #include "suite_grouped.hpp"
 #include "suite_llm.hpp"
+#include "suite_sweep.hpp"
 #include "vendor_blas_lt.hpp"
 #else
 #include "suite_lowp.hpp"
@@ -146,6 +147,9 @@ const std::vector<Suite>& suites() {
       {"fp8", "cuBLASLt e4m3 GEMMs, per-tensor and block scales", "^fp8_", &register_fp8_suite},
       {"many", "grouped (MoE) vs one dense GEMM, strided-batched, fused bias+GELU",
        "^(grouped|batched|epilogue_gelu_bias)/", &register_many_suite},
+      {"sweep", "seeded transformer-like shapes (--sweep-seed, --sweep-count, --sweep-entries), Auto, AutoModel, "
+                "the default tile, cuBLAS, cuBLASLt",
+       "^sweep_", &register_sweep_suite},
 #endif
       {"classic", "row-major fp32/fp16/bf16 on 8 shapes, FMA family and naive kernel included",
        "^(fp32|fp16|bf16)[/_]", &register_classic_suite},
@@ -205,6 +209,9 @@ Error add_context(const std::vector<const Suite*>& chosen) {
                                                "workspace_size(args) bytes of workspace");
 #endif
   BENCH_TRY(add_blas_lt_context());
+#if defined(TESSERA_CUDA)
+  add_sweep_context();
+#endif
 #if defined(TESSERA_HIP)
   benchmark::AddCustomContext("tessera_config", "FmaConfig<Gfx942> or FmaConfig<Gfx950>, by the device");
 #endif

@@ -86,6 +86,16 @@ namespace tessera {
                        "row starts on a byte")                                              \
   X(kErrorSubByteOperandK, "fp6 and fp4 operands of the tcgen05 family are loaded by TMA's " \
                            "unpacking types, which need K to be a multiple of 128 values")  \
+  X(kErrorTunedCacheUnreadable, "the tuned-choice file could not be opened or read "          \
+                                 "(Tuned<...>: nothing was loaded; the selector chooses)")    \
+  X(kErrorTunedCacheUnwritable, "the tuned-choice file could not be created or written")     \
+  X(kErrorTunedCacheCorrupt, "the tuned-choice file is not one Tessera wrote: its header "    \
+                             "line or a record does not parse (nothing of it was loaded)")    \
+  X(kErrorTunedCacheVersion, "the tuned-choice file has another format version than this "    \
+                             "Tessera's (nothing of it was loaded)")                          \
+  X(kErrorTunedCacheForeignDevice, "the tuned-choice file was tuned on another device: its "  \
+                                   "device name or SM count differs from the current "        \
+                                   "device's (nothing of it was loaded)")                     \
   X(kErrorNoDevice, "no GPU device is available")                                           \
   X(kErrorWrongArchitecture, "the kernel was not compiled for this device's architecture")  \
   X(kErrorOutOfMemory, "the device ran out of memory")                                      \

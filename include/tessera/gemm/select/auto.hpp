@@ -3,7 +3,11 @@
 //
 //   using G = tessera::gemm::Gemm<tessera::gemm::Auto<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor>>;
 //   G::run(args, workspace, stream);                    // workspace: G::workspace_size(args) bytes
-//   std::puts(tessera::gemm::explain<Auto<...>>(args).c_str());   // which kernel, and why
+//   std::puts(tessera::gemm::explain<Auto<...>>(args, workspace, bytes).c_str());   // which kernel, and why
+//
+// Gemm<AutoModel<...>> (same parameters) chooses by the cost model of select/cost_model.hpp
+// instead of the rule (opt-in until the model's table is calibrated on a GPU); Tuned<...>
+// (select/tuned.hpp) times the model's best few on the first call of each shape.
 //
 // Per call, the rule of select/auto_rule.hpp picks one of a fixed table of shipped configurations
 // (small M computed transposed, few tiles with K split over a cluster, 128 x 128 tiles where
@@ -27,6 +31,7 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/select/auto_rule.hpp"
+#include "tessera/gemm/select/cost_model.hpp"
 #include "tessera/gemm/wgmma/cluster_split.hpp"
 #include "tessera/gemm/options.hpp"
 #include "tessera/gemm/gemm.hpp"
@@ -81,9 +86,12 @@ struct AutoEntries {
   }
 };
 
-template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
-struct Auto {
+// The selected GEMM, with the selector that picks the entry per call (select::Rule or
+// select::CostModel, select/cost_model.hpp).
+template <class SelectorT, class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct AutoSelected {
   using Family = AutoFamily;
+  using Selector = SelectorT;
   using Entries = AutoEntries<EA, LA, EB, LB, EC, LC, Options...>;
   using Default = typename Entries::template Large<ClusterShape<1, 1>>;
   using Arch = Sm90;
@@ -101,6 +109,14 @@ struct Auto {
                 "Tessera Auto: the table chooses schedulers and staging itself; give only "
                 "option::OutputElement<T> and option::Epilogue<E>");
 };
+
+// The rule of select/auto_rule.hpp picks (the default).
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct Auto : AutoSelected<select::Rule, EA, LA, EB, LB, EC, LC, Options...> {};
+
+// The cost model of select/cost_model.hpp picks.
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct AutoModel : AutoSelected<select::CostModel, EA, LA, EB, LB, EC, LC, Options...> {};
 
 namespace detail {
 template <class Config>
@@ -120,24 +136,43 @@ AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d, bool wo
   p.odd_pitch = (a.lda * std::int64_t(sizeof(typename Config::ElementA))) % 32 == 16 ||
                 (a.ldb * std::int64_t(sizeof(typename Config::ElementB))) % 32 == 16;
   p.sms = d.multiprocessors;
+  p.reads_c = Config::Epilogue::make(a.epilogue, epilogue_problem(a)).reads_c();
+  p.bytes_a = int(sizeof(typename Config::ElementA));
+  p.bytes_b = int(sizeof(typename Config::ElementB));
+  p.bytes_c = int(sizeof(typename Config::ElementC));
+  p.bytes_d = int(sizeof(typename Config::ElementD));
   return p;
 }
 }  // namespace detail
 
 #if defined(TESSERA_CUDA)
 
+// Whether entry e's own configuration takes the arguments (its can_implement).
+template <class Config>
+bool auto_entry_takes(AutoEntry e, const ConfigArguments<Config>& a) {
+  return Config::Entries::with(e, [&](auto entry) { return ok(Gemm<decltype(entry)>::can_implement(a)); });
+}
+
 // The entry a call of Gemm<Config> runs on the device `d`, with or without a workspace: the
-// rule's, unless that configuration refuses the arguments (then the default, reason kFallback).
+// selector's; where that configuration refuses the arguments, the rule's default (kLarge,
+// reason kFallback) and the cost model's next best.
 // workspace_size(args) asks with a workspace, so a call given that many bytes runs the entry
 // they were sized for; a call without one never runs an entry that would split K through one.
 template <class Config>
 AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace) {
-  AutoChoice c = AutoRule::choose(detail::auto_problem<Config>(a, d, workspace));
-  const bool takes = Config::Entries::with(c.entry, [&](auto entry) {
-    return ok(Gemm<decltype(entry)>::can_implement(a));
-  });
-  if (!takes) c = {AutoEntry::kLarge, AutoReason::kFallback};
-  return c;
+  const AutoProblem p = detail::auto_problem<Config>(a, d, workspace);
+  if constexpr (std::is_same_v<typename Config::Selector, select::CostModel>) {
+    select::EntryCost ranked[select::kAutoEntryCount] = {};
+    const int n = select::CostModel::rank(p, ranked);
+    for (int i = 0; i < n; ++i) {
+      if (auto_entry_takes<Config>(ranked[i].entry, a)) return {ranked[i].entry, AutoReason::kCostModel};
+    }
+    return {AutoEntry::kLarge, AutoReason::kFallback};
+  } else {
+    AutoChoice c = Config::Selector::choose(p);
+    if (!auto_entry_takes<Config>(c.entry, a)) c = {AutoEntry::kLarge, AutoReason::kFallback};
+    return c;
+  }
 }
 
 template <class Config>
@@ -165,19 +200,40 @@ struct KernelLauncher<AutoFamily, Config> {
   }
 };
 
+// The workspace a call of run(a, workspace, workspace_bytes, stream) uses: none where it is
+// smaller than workspace_size(a) (gemm.hpp).
+template <class Config>
+const void* auto_used_workspace(const ConfigArguments<Config>& a, const void* workspace, std::size_t workspace_bytes) {
+  return workspace != nullptr && workspace_bytes < Gemm<Config>::workspace_size(a) ? nullptr : workspace;
+}
+
 // The entry Gemm<Config>::run(args, workspace) takes on the current device (kLarge when the
-// device cannot be queried).
+// device cannot be queried); given the workspace's bytes, that of run(args, workspace, bytes, s).
 template <class Config>
 AutoChoice auto_choice(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
   DeviceInfo d;
   if (!ok(current_device(&d))) return {AutoEntry::kLarge, AutoReason::kFallback};
   return auto_choice<Config>(a, d, workspace != nullptr);
 }
+template <class Config>
+AutoChoice auto_choice(const ConfigArguments<Config>& a, const void* workspace, std::size_t workspace_bytes) {
+  return auto_choice<Config>(a, auto_used_workspace<Config>(a, workspace, workspace_bytes));
+}
+
+template <class Config>
+std::string explain(const ConfigArguments<Config>& a, const void* workspace, std::size_t workspace_bytes);
 
 // In words: which configuration Gemm<Config>::run(args, workspace) runs on the current device,
-// and why.
+// and why (a workspace counted as workspace_size(args) bytes).
 template <class Config>
 std::string explain(const ConfigArguments<Config>& a, const void* workspace = nullptr) {
+  return explain<Config>(a, workspace, workspace != nullptr ? Gemm<Config>::workspace_size(a) : 0);
+}
+
+// The same for run(args, workspace, workspace_bytes, stream): a workspace smaller than
+// workspace_size(args) is not used, and the explanation says so.
+template <class Config>
+std::string explain(const ConfigArguments<Config>& a, const void* given_workspace, std::size_t workspace_bytes) {
   std::ostringstream o;
   o << "M=" << a.M << " N=" << a.N << " K=" << a.K;
   const Status valid = Gemm<Config>::can_implement(a);
@@ -191,12 +247,18 @@ std::string explain(const ConfigArguments<Config>& a, const void* workspace = nu
     o << ": no device to choose for (" << status_name(found) << ")";
     return o.str();
   }
+  const void* workspace = auto_used_workspace<Config>(a, given_workspace, workspace_bytes);
   const bool given = workspace != nullptr;
   const AutoProblem p = detail::auto_problem<Config>(a, d, given);
   const AutoChoice c = auto_choice<Config>(a, d, given);
-  o << " on " << p.sms << " SMs" << (given ? ", with a workspace" : ", without a workspace") << ": "
+  o << " on " << p.sms << " SMs" << (given ? ", with a workspace" : ", without a workspace");
+  if (given_workspace != nullptr && !given) {
+    o << " (the " << workspace_bytes << " bytes given are fewer than workspace_size(args), "
+      << Gemm<Config>::workspace_size(a) << ": run does not use them)";
+  }
+  o << ": "
     << auto_entry_name(c.entry) << ", because ";
-  const bool reads_c = Config::Epilogue::make(a.epilogue, epilogue_problem(a)).reads_c();
+  const bool reads_c = p.reads_c;
   switch (c.reason) {
     case AutoReason::kSmallM:
       o << "M <= " << AutoRule::kSmallMMax << " is small beside N (the product is computed transposed, the "
@@ -217,8 +279,8 @@ std::string explain(const ConfigArguments<Config>& a, const void* workspace = nu
       break;
     case AutoReason::kOddPitch:
       o << "the rows of A or B are an odd multiple of 16 bytes apart (lda " << a.lda << ", ldb " << a.ldb
-        << "), where 1 x 1 tiles measured 13-43% slower than on aligned rows and 2 x 1 clusters (half of "
-           "B's loads) lose least";
+        << "), where 1 x 1 tiles lose much of their rate and 2 x 1 clusters (half of B's loads) lose least "
+           "(benchmark/notes/small_m.md)";
       break;
     case AutoReason::kUnevenWaves:
       o << "128 x 128 tiles (" << AutoRule::tiles(p, 128) << ") fill the " << p.sms
@@ -226,10 +288,13 @@ std::string explain(const ConfigArguments<Config>& a, const void* workspace = nu
       break;
     case AutoReason::kManyTiles:
       o << "there are at least two waves of 128 x 256 tiles (" << AutoRule::tiles(p, 256)
-        << "), where clusters sharing B tiles measured faster";
+        << "), where clusters sharing B tiles ran faster (benchmark/notes/small_m.md)";
       break;
     case AutoReason::kDefault:
       o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") fill the SMs";
+      break;
+    case AutoReason::kCostModel:
+      o << select::explain_costs(p, c.entry);
       break;
     case AutoReason::kFallback:
       o << "the rule's choice does not take these arguments (A or B not describable by TMA, or a limit): the "

@@ -33,17 +33,19 @@
 //      partial last wave's tiles split through the workspace).
 //   4. A and B describable by TMA, rows of A or B an odd multiple of 16 bytes apart (K = 8 mod
 //      16 in 16-bit types: every other row starts in the middle of a 32-byte sector) ->
-//      kLarge2x1: on such rows the 1 x 1 tiles ran 13-43% below their rate with K rounded up to
-//      a multiple of 16, the 2 x 1 cluster (B multicast: half of B's loads) within 11% (v5).
+//      kLarge2x1: on such rows the 1 x 1 tiles lost much of their rate, the 2 x 1 cluster
+//      (B multicast: half of B's loads) least (benchmark/notes/small_m.md, "Numbers behind
+//      the rule").
 //   5. A and B describable by TMA and 128 x 128 tiles filling the waves so much better that
-//      0.9 fill(T128) > fill(T256) -> kTile128 (0.9: in full waves a 128 x 128 tile ran 2-15%
-//      below a 128 x 256 one). The packed and realigning paths (A or B not describable) keep the
-//      128 x 256 tile: the new entries were not measured there.
+//      0.9 fill(T128) > fill(T256) -> kTile128 (0.9: in full waves a 128 x 128 tile ran
+//      somewhat below a 128 x 256 one; the same notes). The packed and realigning paths (A or
+//      B not describable) keep the 128 x 256 tile: the new entries were not measured there.
 //   6. at least two waves of 128 x 256 tiles and A, B describable by TMA -> kLarge2x1 (on the
-//      packed path, clusters measured slower); else kLarge, which runs every valid argument
+//      packed path, clusters were slower); else kLarge, which runs every valid argument
 //      (the packed and realigning paths included).
 // The thresholds come from measurements on an H100 and an H200 (benchmark/notes/small_m.md,
-// v1-v5).
+// v1-v5; the numbers behind each in its section "Numbers behind the rule"). Gemm<AutoModel<...>>
+// chooses by the cost model of select/cost_model.hpp instead.
 #pragma once
 #include <cstdint>
 
@@ -64,11 +66,16 @@ struct AutoProblem {
   bool workspace = false;             // the call passes a workspace (of workspace_size(args) bytes)
   bool odd_pitch = false;             // A's or B's rows are an odd multiple of 16 bytes apart
   int sms = 132;
+  // Read by the cost model (select/cost_model.hpp) only: whether the epilogue reads C, and the
+  // bytes of an element of A, B, C and D.
+  bool reads_c = false;
+  int bytes_a = 2, bytes_b = 2, bytes_c = 2, bytes_d = 2;
 };
 
 // Why an entry was chosen (explain() says it in words).
 enum class AutoReason {
-  kSmallM, kFewTiles, kShortK, kDeepK, kOddPitch, kUnevenWaves, kManyTiles, kDefault, kFallback
+  kSmallM, kFewTiles, kShortK, kDeepK, kOddPitch, kUnevenWaves, kManyTiles, kDefault, kFallback,
+  kCostModel  // the cost model's smallest predicted time (select/cost_model.hpp)
 };
 
 struct AutoChoice {
@@ -122,12 +129,10 @@ struct AutoRule {
   }
   // Between the split tiles (128 x 128 first): with deep K (kDeepKTiles K tiles or more),
   // 128 x 128 where its CTAs fill 45% of the SMs, else 128 x 64 (less traffic per FLOP counts
-  // more than idle SMs: 256 x 256 x 65536 ran faster on 64 CTAs of 128 x 128 than on 128 of
-  // 128 x 64); else, of those that fill 9/10 of the SMs, the one split least (the cluster's sum
-  // costs more than a narrower tile: 128 x 4096 x 4096 ran faster on 128 x 64 tiles split 2
-  // than on 128 x 128 split 4); else the one with the most CTAs. 128 x 256 split tiles are not
-  // in the table: on an H100 they ran every few-tile shape slower than these two (0.35-0.67x
-  // cuBLAS against 0.55-0.81x; benchmark/notes/small_m.md, v3).
+  // more than idle SMs where K is deep); else, of those that fill 9/10 of the SMs, the one
+  // split least (the cluster's sum costs more than a narrower tile); else the one with the
+  // most CTAs. 128 x 256 split tiles are not in the table: on an H100 they ran every few-tile
+  // shape slower than these two (benchmark/notes/small_m.md, v3 and "Numbers behind the rule").
   static constexpr AutoEntry split_entry(const AutoProblem& p) {
     const AutoEntry entries[2] = {AutoEntry::kSplit128, AutoEntry::kSplit64};
     const int widths[2] = {128, 64};
@@ -178,6 +183,23 @@ struct AutoRule {
     return {AutoEntry::kLarge, AutoReason::kDefault};
   }
 };
+
+// The entry's enumerator as a word ("kLarge"): benchmark names, tuned-choice files.
+inline const char* auto_entry_token(AutoEntry e) {
+  switch (e) {
+    case AutoEntry::kSmallM16: return "kSmallM16";
+    case AutoEntry::kSmallM32: return "kSmallM32";
+    case AutoEntry::kSmallM64: return "kSmallM64";
+    case AutoEntry::kSplit64: return "kSplit64";
+    case AutoEntry::kSplit128: return "kSplit128";
+    case AutoEntry::kTile128: return "kTile128";
+    case AutoEntry::kStreamK: return "kStreamK";
+    case AutoEntry::kStreamK128: return "kStreamK128";
+    case AutoEntry::kLarge: return "kLarge";
+    case AutoEntry::kLarge2x1: return "kLarge2x1";
+  }
+  return "?";
+}
 
 inline const char* auto_entry_name(AutoEntry e) {
   switch (e) {

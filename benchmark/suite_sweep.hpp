@@ -1,0 +1,159 @@
+// The "sweep" suite of tessera_bench: a seeded draw of transformer-like shapes
+// (sweep_shapes.hpp), bf16 in and out, A row-major, B row-major or W[N][K], beta 0 or 1, with
+// Tessera's selectors, the default WgmmaConfig, cublasGemmEx and cuBLASLt in the same run:
+//
+//   tessera_bench --suite=sweep [--sweep-seed=S] [--sweep-count=N] [--sweep-entries]
+//                 --benchmark_out=sweep.json --benchmark_out_format=json
+//   scripts/sweep_report.py sweep.json           geomeans, percentiles, worst, buckets, plot
+//   scripts/fit_cost_model.py sweep.json -o include/tessera/gemm/select/cost_table.hpp
+//                                                (a run with --sweep-entries)
+//
+// Names: sweep_bf16/<impl>/<M>x<N>x<K>_b<beta>_b<t|n> (bt: B = W[N][K], bn: B row-major K x N).
+// Implementations: tessera_auto (the rule), tessera_auto_model (the cost model),
+// tessera_wgmma (the default configuration), cublas, cublaslt; with --sweep-entries also
+// tessera_entry_<AutoEntry> for every entry of Auto's table (an entry that refuses a shape is
+// skipped with its can_implement Status), and the context then carries the cost model's counts
+// per shape and entry (sweep_model/<label>) for fit_cost_model.py.
+//
+// Timing, unless --reps/--target-ms/--min-iters/--max-iters are given: 3 repetitions of about
+// 10 ms of calls each (at least 3, at most 50 calls), the median reported; the check's call and
+// each repetition's warm-up call precede them; L2 flushed as in every suite. Each output is
+// judged against cuBLAS's over the whole matrix (no float64 rows, for time). CUDA only.
+#pragma once
+
+#if defined(TESSERA_CUDA)
+#include <cstdint>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench_registry.hpp"
+#include "checks.hpp"
+#include "gemm_impls.hpp"
+#include "sweep_shapes.hpp"
+#include "tessera_variants.hpp"
+
+namespace {
+
+std::vector<tessera::bench::SweepShape>& sweep_registered() {
+  static std::vector<tessera::bench::SweepShape> shapes;
+  return shapes;
+}
+
+#if TESSERA_BENCH_HAS_WGMMA
+// Auto's table and the configurations timed beside it, with the problem's types and layouts.
+template <class P, template <class...> class Config>
+using SweepConfig = Config<typename P::EA, typename P::LA, typename P::EB, typename P::LB, typename P::EC, typename P::LC>;
+template <class P>
+using SweepAuto = SweepConfig<P, tessera::gemm::Auto>;
+
+// One Impl per entry of Auto's table, each its own configuration (not through Auto).
+template <class P, int I>
+void sweep_entry_impl(std::vector<Impl<P>>& impls) {
+  using tessera::gemm::AutoEntry;
+  SweepAuto<P>::Entries::with(AutoEntry(I), [&](auto entry) {
+    impls.push_back(tessera_impl<P, tessera::gemm::Gemm<decltype(entry)>>(
+        std::string("tessera_entry_") + tessera::gemm::auto_entry_token(AutoEntry(I))));
+    return 0;
+  });
+}
+template <class P, int... I>
+void sweep_entry_impls(std::vector<Impl<P>>& impls, std::integer_sequence<int, I...>) {
+  (sweep_entry_impl<P, I>(impls), ...);
+}
+#endif
+
+template <class P>
+std::vector<Impl<P>> sweep_impls() {
+  std::vector<Impl<P>> impls;
+#if TESSERA_BENCH_HAS_WGMMA
+  using namespace tessera::gemm;
+  impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, Auto>>>("tessera_auto"));
+  impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, AutoModel>>>("tessera_auto_model"));
+  impls.push_back(tessera_impl<P, Gemm<WgmmaConfig<typename P::EA, typename P::LA, typename P::EB, typename P::LB,
+                                                   typename P::EC, typename P::LC>>>("tessera_wgmma"));
+  if (g_opt.sweep_entries) sweep_entry_impls<P>(impls, std::make_integer_sequence<int, select::kAutoEntryCount>{});
+#endif
+  impls.push_back(blas_impl<P>());
+  impls.push_back(blas_lt_impl<P>());
+  return impls;
+}
+
+template <class LB>
+void register_sweep_shape(const tessera::bench::SweepShape& x) {
+  using P = GemmProblem<tessera::bfloat16_t, tessera::bfloat16_t, tessera::bfloat16_t, tessera::RowMajor, LB,
+                        tessera::RowMajor>;
+  static const std::vector<Impl<P>> impls = sweep_impls<P>();
+  GemmSpec spec{"sweep_bf16", x.label(), x.M, x.N, x.K, 1.0f, x.beta1 ? 1.0f : 0.0f, false};
+  spec.float64_rows = false;
+  for (const Impl<P>& impl : impls) {
+    register_benchmark<P>(spec.group, spec.label, impl, spec, spec.flops() / (impl.tflops_guess * 1e12));
+  }
+}
+
+void register_sweep_suite() {
+  const Options saved = g_opt;
+  if (!g_opt.timing_given) {
+    g_opt.repetitions = 3;
+    g_opt.target_ms = 10.0;
+    g_opt.min_iters = 3;
+    g_opt.max_iters = 50;
+  }
+  // A shape drawn twice is timed once.
+  std::set<std::string> seen;
+  sweep_registered().clear();
+  for (const tessera::bench::SweepShape& x : tessera::bench::sweep_shapes(g_opt.sweep_seed, g_opt.sweep_count)) {
+    if (seen.insert(x.label()).second) sweep_registered().push_back(x);
+  }
+  for (const tessera::bench::SweepShape& x : sweep_registered()) {
+    if (x.b_row_major) {
+      register_sweep_shape<tessera::RowMajor>(x);
+    } else {
+      register_sweep_shape<tessera::ColumnMajor>(x);
+    }
+  }
+  g_opt = saved;
+  benchmark::AddCustomContext("sweep", "seed " + std::to_string(g_opt.sweep_seed) + ", " +
+                                           std::to_string(g_opt.sweep_count) +
+                                           " shapes (benchmark/sweep_shapes.hpp); bf16 in and out, A row-major, "
+                                           "D row-major, ld = contiguous extent; checked against cuBLAS's output");
+}
+
+// After the device is known (tessera_bench.cu's add_context): with --sweep-entries, the cost
+// model's counts for each shape and entry, "kLarge=<work FLOP>,<bytes>,<fix-up s>;...", which
+// fit_cost_model.py fits the table's constants to.
+void add_sweep_context() {
+#if TESSERA_BENCH_HAS_WGMMA
+  if (!g_opt.sweep_entries || sweep_registered().empty()) return;
+  using namespace tessera::gemm;
+  benchmark::AddCustomContext("sweep_sms", std::to_string(g_dev.prop.multiProcessorCount));
+  for (const tessera::bench::SweepShape& x : sweep_registered()) {
+    // As the suite's problem is laid out (GemmProblem::build): tight leading dimensions, the
+    // allocator's 256-byte aligned bases.
+    AutoProblem p;
+    p.M = x.M, p.N = x.N, p.K = x.K;
+    const std::int64_t ldb = x.b_row_major ? x.N : x.K;
+    p.tma_a = (x.K * 2) % 16 == 0;
+    p.tma_b = (ldb * 2) % 16 == 0;
+    p.k_major_a = true;
+    p.workspace = true;
+    p.odd_pitch = (x.K * 2) % 32 == 16 || (ldb * 2) % 32 == 16;
+    p.sms = g_dev.prop.multiProcessorCount;
+    p.reads_c = x.beta1;
+    std::string counts;
+    for (int e = 0; e < select::kAutoEntryCount; ++e) {
+      const select::EntryCost c = select::CostModel::cost(AutoEntry(e), p);
+      char item[160];
+      std::snprintf(item, sizeof item, "%s=%.9g,%.9g,%.9g;", auto_entry_token(AutoEntry(e)), c.work_flop, c.bytes, c.fixup_s);
+      counts += item;
+    }
+    benchmark::AddCustomContext("sweep_model/" + x.label(), counts);
+  }
+#endif
+}
+
+}  // namespace
+
+#endif  // TESSERA_CUDA
