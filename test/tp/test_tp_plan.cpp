@@ -101,7 +101,7 @@ using RsArgs = GemmReduceScatterArguments<std::uint16_t, std::uint16_t, std::uin
 
 TEST_CASE("argument checks name the problem", "[tp]") {
   std::uint16_t buf[8] = {};
-  char workspace[4096];
+  alignas(16) char workspace[4096] = {};
   AgArgs a;
   a.ranks = 4;
   a.M = 9;

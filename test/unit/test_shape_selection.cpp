@@ -1,5 +1,5 @@
 // Host tests of issue 17's shape-driven pieces: the cluster split-K scheduler and its split
-// rule (scheduler/cluster_slices.hpp), the selector's rule (select/auto_rule.hpp) on every shape of the LLM
+// rule (scheduler/stream_k.hpp with reduce::ClusterShared, scheduler/split_k.hpp), the selector's rule (select/auto_rule.hpp) on every shape of the LLM
 // benchmark suite and on random problems, the transposed problem's epilogue and Status
 // renaming (select/transposed.hpp), and the shared-memory plans of the new configurations.
 #include <catch2/catch.hpp>
@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "tessera/gemm/select/auto_rule.hpp"
-#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/wgmma/cluster_split_config.hpp"
 #include "tessera/gemm/wgmma/cluster_split_smem_plan.hpp"
 #include "tessera/gemm/wgmma/smem_plan.hpp"
@@ -24,26 +25,34 @@
 using namespace tessera;
 using namespace tessera::gemm;
 
-TEST_CASE("ClusterSlices: every K tile of every tile exactly once, clusters of consecutive CTAs",
+TEST_CASE("StreamK<ClusterShared>: every K tile of every tile exactly once, clusters of consecutive CTAs",
           "[gemm][scheduler][split]") {
+  using Cluster = scheduler::StreamK<scheduler::reduce::ClusterShared>;
   for (const int splits : {1, 2, 3, 4, 7, 8, 16}) {
     for (const std::int64_t K : {64, 640, 1000, 4096}) {
       const TileGrid g{1000, 300, K, 128, 128, 64};
-      const auto s = scheduler::ClusterSlices::make(g, splits);
+      const auto s = Cluster::make(g, splits);
       const std::int64_t tiles = ((1000 + 127) / 128) * ((300 + 127) / 128);
-      REQUIRE(s.units() == tiles * splits);
-      REQUIRE(scheduler::ClusterSlices::units(g, splits) == s.units());
+      const int cluster = s.cluster_split();
+      INFO("splits " << splits << " K " << K << " cluster " << cluster);
+      // The cluster is the split asked for, fewer only where K is shallower (no empty slice);
+      // its longest slice is what the split asked for gives.
+      REQUIRE(cluster <= splits);
+      REQUIRE(cluster <= g.k_tiles());
+      if (splits <= g.k_tiles()) REQUIRE((g.k_tiles() + cluster - 1) / cluster == (g.k_tiles() + splits - 1) / splits);
+      REQUIRE(s.workers == tiles * cluster);
+      REQUIRE(s.workspace_bytes() == 0);  // the partials meet in the cluster's shared memory
       std::map<std::pair<int, int>, std::vector<int>> k_seen;
-      for (int w = 0; w < s.units(); ++w) {
+      for (int w = 0; w < s.workers; ++w) {
         REQUIRE(s.units_of(w) == 1);
         const WorkUnit u = s.unit(w, 0, 0, 0);
-        INFO("splits " << splits << " K " << K << " worker " << w);
-        REQUIRE(u.slice == w % splits);  // the CTA's rank in a 1-D cluster of `splits`
-        // The CTAs of one cluster share a tile.
-        const WorkUnit first = s.unit(w - w % splits, 0, 0, 0);
+        INFO("worker " << w);
+        // The CTAs of one cluster (consecutive workers, rank w % cluster) share a tile, in slice
+        // order: rank r holds the r-th K range.
+        const WorkUnit first = s.unit(w - w % cluster, 0, 0, 0);
         REQUIRE((u.m == first.m && u.n == first.n));
-        if (splits <= g.k_tiles()) REQUIRE(u.k_tiles() >= 1);  // no empty slice
-        REQUIRE(u.k_tiles() <= (g.k_tiles() + splits - 1) / splits);
+        REQUIRE(u.k_tiles() >= 1);  // no empty slice
+        REQUIRE(u.k_begin == (w % cluster) * ((g.k_tiles() + cluster - 1) / cluster));
         for (int k = u.k_begin; k < u.k_end; ++k) k_seen[{u.m, u.n}].push_back(k);
       }
       REQUIRE(std::int64_t(k_seen.size()) == tiles);
@@ -51,9 +60,15 @@ TEST_CASE("ClusterSlices: every K tile of every tile exactly once, clusters of c
         REQUIRE(int(ks.size()) == g.k_tiles());
         REQUIRE(std::set<int>(ks.begin(), ks.end()).size() == ks.size());
       }
-      REQUIRE(s.units_of(int(s.units())) == 0);
+      REQUIRE(s.units_of(s.workers) == 0);
     }
   }
+  // A data-parallel request: one CTA per tile, whole K.
+  SplitRequest dp;
+  dp.mode = Decomposition::kDataParallel;
+  const auto s = Cluster::make(TileGrid{1000, 300, 4096, 128, 128, 64}, 8, dp);
+  REQUIRE(s.cluster_split() == 1);
+  REQUIRE(s.unit(0, 0, 0, 0).k_tiles() == 64);
 }
 
 TEST_CASE("choose_cluster_splits: fill the SMs in one wave, slices deep enough, residency respected",

@@ -16,7 +16,7 @@ template <class T>
 constexpr bool is_fma_element =
     std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
 
-// Defaults per vendor, measured (benchmark/notes/fma.md has the numbers). Hopper: a
+// Defaults per vendor (benchmark/notes/fma.md has the numbers). Hopper: a
 // 128x256x16 tile of 256 threads at 16x8 outputs each, which leaves registers free; the
 // equally fast 512 threads at 8x8 sat at their 128-register cap and spilled in some
 // instantiations. AMD: the tile

@@ -213,6 +213,9 @@ struct FixupHooks {
 
 template <class Scheduler, class LayoutC, int kTileM, int kTileN>
 struct FixupHooks<Scheduler, LayoutC, kTileM, kTileN, true> {
+  static_assert(!Scheduler::kInCluster,
+                "Tessera fix-up: the ClusterShared medium's partials meet in a cluster's shared memory, which "
+                "only the cluster split-K kernel sums (wgmma/cluster_partial_sum.hpp)");
   static constexpr bool kActive = true;
   using Partial = StreamKFixup<LayoutC, kTileM, kTileN>;
 

@@ -11,6 +11,11 @@
 //                         tile, with the in-launch reduction's summation; split-K only, every
 //                         tile split, one piece per worker (a grid of tiles x slices). The FMA
 //                         family, with its rule (choose_split_k).
+//   reduce::ClusterShared partials in the shared memory of the tile's cluster of CTAs, summed
+//                         through distributed shared memory; split-K only, one piece per CTA,
+//                         the cluster's size the split (choose_cluster_splits). The wgmma
+//                         family's ClusterSplitK, whose kernel sums through
+//                         wgmma/cluster_partial_sum.hpp.
 // A kernel calls the fix-up through two hooks (scheduler/fixup.hpp, FixupHooks): hand_on after
 // each unit's main loop, finish after its last unit; they do nothing for schedulers without
 // partials, so those kernels' code does not change.
@@ -88,11 +93,11 @@ struct StreamKCosts {
 };
 
 // The costs for one CTA tile. A partial is written once and read once (tile_m x tile_n fp32);
-// one K-tile iteration brings in (tile_m + tile_n) x tile_k 16-bit operand elements. Measured
-// on an H100 (benchmark/notes/stream_k.md, v2), a partial byte costs about 5 times an operand
-// byte: every worker writes and reads its partial at the same moment, all SMs at once, where
-// the operands stream through L2 with reuse; the fix-up of a 128x256 tile costs about 15 us,
-// some 26 K-tile iterations. So `fixup` is 5 x the byte ratio; the rest are round numbers.
+// one K-tile iteration brings in (tile_m + tile_n) x tile_k 16-bit operand elements. A partial
+// byte costs several operand bytes: every worker writes and reads its partial at the same
+// moment, all SMs at once, where the operands stream through L2 with reuse. `fixup` is the
+// byte ratio times that factor (5: benchmark/notes/stream_k.md, "Versions", says where it comes
+// from); the rest are round numbers.
 inline StreamKCosts stream_k_costs(const TileGrid& g) {
   const double operand_bytes = double(g.tile_m + g.tile_n) * double(g.tile_k) * 2.0;
   const double partial_bytes = double(g.tile_m) * double(g.tile_n) * 4.0;
@@ -146,10 +151,10 @@ inline StreamKPlan stream_k_plan(std::int64_t tiles, int k_tiles, int workers, s
 //   split-K        floor(T / W) waves of (k_tiles + c.piece), then ceil(k_tiles / s) + c.piece
 //                  + c.fixup (s >= 2 only);
 // and split-K is taken when it is predicted faster by more than c.margin. Stream-K (K tile by
-// K tile runs across tiles) is never picked: measured against split-K with the same work per
-// worker it was up to 2x slower (its workers read the operands at staggered K offsets, so
-// concurrently running tiles no longer share them in L2: benchmark/notes/stream_k.md); it
-// stays available to a call that asks for it (SplitRequest).
+// K tile runs across tiles) is never picked: against split-K with the same work per worker it
+// ran slower (its workers read the operands at staggered K offsets, so concurrently running
+// tiles no longer share them in L2: benchmark/notes/stream_k.md); it stays available to a call
+// that asks for it (SplitRequest).
 inline StreamKPlan choose_decomposition(std::int64_t tiles, int k_tiles, int workers, const StreamKCosts& c) {
   const StreamKPlan dp = data_parallel_plan(tiles);
   if (tiles < 1 || workers < 2 || k_tiles < 2 * c.min_piece) return dp;
@@ -229,18 +234,30 @@ struct InLaunch {};
 // when the tiles leave at least half the multiprocessors idle); a call's kStreamK request is
 // taken as kAuto (it cannot stream).
 struct SecondKernel {};
+// Partials in the shared memory of the CTAs of one thread-block cluster: every tile split into
+// as many slices as its cluster has CTAs (the split the launch chose), CTA r of the cluster
+// computing slice r; the cluster sums its partials through distributed shared memory in slice
+// order before the one store of D. No workspace, no flags, no second kernel; split-K only, one
+// piece per CTA. The wgmma family's ClusterSplitK (wgmma/cluster_split_config.hpp), whose
+// kernel reduces through wgmma/cluster_partial_sum.hpp.
+struct ClusterShared {};
 }  // namespace reduce
 
 template <class Medium = reduce::InLaunch>
 struct StreamK {
-  static_assert(std::is_same_v<Medium, reduce::InLaunch> || std::is_same_v<Medium, reduce::SecondKernel>,
-                "Tessera StreamK: the reduction media built are scheduler::reduce::InLaunch and SecondKernel");
+  static_assert(std::is_same_v<Medium, reduce::InLaunch> || std::is_same_v<Medium, reduce::SecondKernel> ||
+                    std::is_same_v<Medium, reduce::ClusterShared>,
+                "Tessera StreamK: the reduction media built are scheduler::reduce::InLaunch, SecondKernel and "
+                "ClusterShared");
   using ReductionMedium = Medium;
   static constexpr bool kFixup = true;
+  // Whether a tile's partials meet in its cluster's shared memory (no workspace).
+  static constexpr bool kInCluster = std::is_same_v<Medium, reduce::ClusterShared>;
   // Whether the tile's peers reduce inside the launch (flags, FixupHooks::finish) or a second
   // kernel does after it.
   static constexpr bool kReducesInLaunch = std::is_same_v<Medium, reduce::InLaunch>;
-  // The most units a worker has: SecondKernel's grid gives each one piece (or one whole tile),
+  // The most units a worker has: SecondKernel's and ClusterShared's grids give each one piece
+  // (or one whole tile),
   // which lets a kernel's loop over its units compile to a single pass.
   static constexpr int kMaxUnitsPerWorker = kReducesInLaunch ? 0x7fffffff : 1;
   // The most pieces a tile is cut into: what units() counts per tile (it caps the grid).
@@ -281,6 +298,15 @@ struct StreamK {
     s.workers = workers;
     s.k_tiles = g.k_tiles();
     const std::int64_t tiles = s.cluster_tiles.num_tiles();
+    if constexpr (kInCluster) {
+      // `workers`: the CTAs per cluster the launch chose (wgmma/cluster_split.hpp). Every tile in
+      // that many slices (fewer where K is shallower), one CTA each; a kDataParallel request, or
+      // a split of 1, is a cluster of one CTA per tile.
+      const int splits = request.mode == Decomposition::kDataParallel ? 1 : workers;
+      s.plan = split_k_plan(tiles, s.k_tiles, splits, 0);
+      s.workers = int(s.plan.mode == Decomposition::kSplitK ? s.plan.sk_workers : tiles);
+      return s;
+    }
     if constexpr (!kReducesInLaunch) {
       int splits = 1;
       if (request.mode == Decomposition::kSplitK) {
@@ -329,7 +355,7 @@ struct StreamK {
   // Bytes this plan's fix-up needs (0: none). The interface's arguments are not needed: a
   // partial is one CTA tile of floats.
   std::size_t workspace_bytes(std::size_t /*output_bytes*/ = 0, std::size_t /*tile_bytes*/ = 0) const {
-    if (plan.mode == Decomposition::kDataParallel) return 0;
+    if (kInCluster || plan.mode == Decomposition::kDataParallel) return 0;
     return flag_bytes() + std::size_t(slots()) * std::size_t(tile_m) * std::size_t(tile_n) * 4u;
   }
   // Bytes every plan of `g` on at most `workers` workers fits in (what a launch may ask for
@@ -361,6 +387,11 @@ struct StreamK {
     partials = reinterpret_cast<float*>(static_cast<unsigned char*>(space.base) + flag_bytes());
     token = space.token;
     flag_stride = readers_per_tile();
+  }
+
+  // ClusterShared: the CTAs of a tile's cluster (its slices; 1 when the plan does not split).
+  TESSERA_HOST_DEVICE int cluster_split() const {
+    return plan.mode == Decomposition::kSplitK ? plan.splits : 1;
   }
 
   // ---- the walk (device, and host: tests walk it) --------------------------------------------

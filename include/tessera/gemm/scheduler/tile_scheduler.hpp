@@ -167,9 +167,8 @@ template <class S>
 constexpr bool problem_owns_all_rows = OwnsAllRows<S>::value;
 
 // Whether S is a tile scheduler of this interface (above), one GEMM's or a problem set's: what
-// the persistent kernels (wgmma, tcgen05, MFMA) walk, whatever the scheduler. Schedulers with
-// another make() (scheduler::ClusterSlices: units that are K slices of a
-// non-persistent grid, summed by their family's own pass) are not.
+// the kernels walk, whatever the scheduler. (Which media a family's kernel can reduce is its
+// configuration's check: in_launch_scheduler, scheduler/stream_k.hpp.)
 template <class S, class = void>
 struct IsOneGemmScheduler : std::false_type {};
 template <class S>

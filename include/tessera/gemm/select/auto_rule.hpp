@@ -26,7 +26,7 @@
 //   2. few tiles (T256 below half the SMs), A and B describable by TMA:
 //      a. not deep, k < 128 and T128 at least a quarter of the SMs -> kTile128 (splitting K
 //         costs more than the idle SMs when K is short);
-//      b. deep and T128 fills at least 90% of one wave -> kTile128;
+//      b. deep and T128 fills at least 0.9 of one wave -> kTile128;
 //      c. deep, a workspace and T256 >= 16 -> kStreamK;
 //      d. else a split entry (split_entry below).
 //   3. A and B describable by TMA, deep, a workspace and fill(T256) < 0.8 -> kStreamK128 (the
@@ -39,18 +39,18 @@
 //   5. A and B describable by TMA and 128 x 128 tiles filling the waves so much better that
 //      0.9 fill(T128) > fill(T256) -> kTile128 (0.9: in full waves a 128 x 128 tile ran
 //      somewhat below a 128 x 256 one; the same notes). The packed and realigning paths (A or
-//      B not describable) keep the 128 x 256 tile: the new entries were not measured there.
+//      B not describable) keep the 128 x 256 tile: the new entries were not timed there.
 //   6. at least two waves of 128 x 256 tiles and A, B describable by TMA -> kLarge2x1 (on the
 //      packed path, clusters were slower); else kLarge, which runs every valid argument
 //      (the packed and realigning paths included).
-// The thresholds come from measurements on an H100 and an H200 (benchmark/notes/small_m.md,
-// v1-v5; the numbers behind each in its section "Numbers behind the rule"). Gemm<AutoModel<...>>
+// The thresholds come from timings on an H100 and an H200 (benchmark/notes/small_m.md, its
+// section "Numbers behind the rule"). Gemm<AutoModel<...>>
 // chooses by the cost model of select/cost_model.hpp instead.
 #pragma once
 #include <cstdint>
 
 #include "tessera/core/math.hpp"
-#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
 
 namespace tessera::gemm {
 
@@ -119,7 +119,7 @@ struct AutoRule {
   static constexpr std::int64_t tiles(const AutoProblem& p, int tile_n) {
     return ceil_div<std::int64_t>(p.M, 128) * ceil_div<std::int64_t>(p.N, tile_n);
   }
-  // The split a split entry with tile_n-wide tiles takes (scheduler/cluster_slices.hpp), and the CTAs
+  // The split a split entry with tile_n-wide tiles takes (scheduler/split_k.hpp), and the CTAs
   // it then runs.
   static constexpr int split_of(const AutoProblem& p, int tile_n) {
     return choose_cluster_splits(tiles(p, tile_n), ceil_div<std::int64_t>(p.K, 64), p.sms);
@@ -128,11 +128,11 @@ struct AutoRule {
     return tiles(p, tile_n) * split_of(p, tile_n);
   }
   // Between the split tiles (128 x 128 first): with deep K (kDeepKTiles K tiles or more),
-  // 128 x 128 where its CTAs fill 45% of the SMs, else 128 x 64 (less traffic per FLOP counts
+  // 128 x 128 where its CTAs fill 0.45 of the SMs, else 128 x 64 (less traffic per FLOP counts
   // more than idle SMs where K is deep); else, of those that fill 9/10 of the SMs, the one
   // split least (the cluster's sum costs more than a narrower tile); else the one with the
   // most CTAs. 128 x 256 split tiles are not in the table: on an H100 they ran every few-tile
-  // shape slower than these two (benchmark/notes/small_m.md, v3 and "Numbers behind the rule").
+  // shape slower than these two (benchmark/notes/small_m.md, "Numbers behind the rule").
   static constexpr AutoEntry split_entry(const AutoProblem& p) {
     const AutoEntry entries[2] = {AutoEntry::kSplit128, AutoEntry::kSplit64};
     const int widths[2] = {128, 64};

@@ -4,7 +4,7 @@
 // been calibrated on a GPU (scripts/fit_cost_model.py, docs/tuned.md).
 //
 // Per entry e (its tile tm x tn, the tiles T of the output, K tiles k of 64):
-//   split s        cluster-split entries: choose_cluster_splits (scheduler/cluster_slices.hpp);
+//   split s        cluster-split entries: choose_cluster_splits (scheduler/split_k.hpp);
 //                  stream-K entries with a workspace: K shared evenly over the SMs; else 1
 //   waves          ceil(T s / slots), slots = the CTAs resident at once (one per SM; a 2 x 1
 //                  cluster occupies two): wave quantisation, a partial last wave costs a
@@ -27,7 +27,7 @@
 #include <string>
 
 #include "tessera/core/math.hpp"
-#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
 #include "tessera/gemm/select/auto_rule.hpp"
 #include "tessera/gemm/select/cost_table.hpp"
 

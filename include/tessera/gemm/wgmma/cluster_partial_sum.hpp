@@ -38,6 +38,34 @@ struct ClusterPartialSum {
   using Atom = mma::WgmmaAtom<kN>;
   static_assert(kAccPerBlock % 4 == 0, "Tessera: a row block's accumulators come in groups of 4");
 
+  // The reduction of the ClusterShared medium (scheduler/stream_k.hpp) as the kernel's two roles
+  // call it after the main loop. Consumer side: with a split, both consumer warpgroups meet (the
+  // partial tile takes the stages' bytes, which the other may still be reading: named barrier
+  // `meet` of the 256 consumer threads), write, the cluster barrier, the sum of this CTA's groups
+  // and the store of D, the cluster barrier again (no CTA leaves while another still reads its
+  // partial); without one, the store from registers. Producer side: the same two cluster
+  // barriers, which every thread of every CTA of the cluster must reach.
+  template <class Params>
+  TESSERA_DEVICE static void consumer_side(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                           unsigned char* partial, std::int64_t m0, std::int64_t n0, int t, int ct,
+                                           int splits, int meet) {
+    if (splits > 1) {
+      nvidia::named_barrier_sync(meet, kConsumerThreads);
+      write(acc, partial, ct);
+      nvidia::cluster_sync();  // every partial tile is written and visible cluster-wide
+      sum_and_store(p, acc, partial, m0, n0, t, ct, int(nvidia::cluster_cta_rank()), splits);
+      nvidia::cluster_sync();  // and read
+    } else {
+      sum_and_store(p, acc, partial, m0, n0, t, ct, 0, 1);
+    }
+  }
+  TESSERA_DEVICE static void producer_side(int splits) {
+    if (splits > 1) {
+      nvidia::cluster_sync();
+      nvidia::cluster_sync();
+    }
+  }
+
   // Consumer thread ct (0..255) of this CTA.
   TESSERA_DEVICE static void write(const float (&acc)[kRowBlocks][kAccPerBlock], unsigned char* partial, int ct) {
     const std::uint32_t base = nvidia::smem_address(partial) + std::uint32_t(ct) * 16;

@@ -10,7 +10,7 @@
 // The split, per call (kSplits = 0): the most CTAs per cluster (up to 16) such that the tiles
 // times the split fit on the SMs in one wave, the clusters of that size are resident at once
 // (cudaOccupancyMaxActiveClusters, asked once per device and size), and every K slice is at
-// least 16 K tiles deep (scheduler/cluster_slices.hpp); 1 (no cluster) when the tiles alone fill the GPU
+// least 16 K tiles deep (scheduler/split_k.hpp); 1 (no cluster) when the tiles alone fill the GPU
 // or K is too shallow.
 // A configuration with kSplits > 0 takes that split, or less where K is too shallow for it.
 // Compile with nvcc for sm_90a (-gencode=arch=compute_90a,code=sm_90a).
@@ -22,7 +22,8 @@
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
-#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/wgmma/cluster_split_config.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/tma/launch.hpp"
@@ -80,7 +81,7 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
   static Status check(const Args& a) {
     constexpr std::int64_t kLimit = std::int64_t(1) << 31;
     if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
-    if (scheduler::ClusterSlices::units(detail::split_tile_grid<Config>(a), kMaxClusterSplits) >= kLimit) {
+    if (scheduler::DataParallel::units(detail::split_tile_grid<Config>(a)) * kMaxClusterSplits >= kLimit) {
       return Status::kErrorGridTooLarge;
     }
     if (a.M > 0 && a.N > 0 && a.K > 0) {
@@ -103,6 +104,8 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
       s = resident_clusters(d, size, &clusters);
       return clusters;
     });
+    // The slices the scheduler cuts for that split (fewer where K is shallower): the cluster.
+    *out = Config::Scheduler::make(detail::split_tile_grid<Config>(a), *out, a.split).cluster_split();
     return s;
   }
 
@@ -115,9 +118,10 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
     s = tma_launch::encode<typename Config::ElementA>(&p.map_a, tma_launch::map_a_plan<Config>(a));
     if (ok(s)) s = tma_launch::encode<typename Config::ElementB>(&p.map_b, tma_launch::map_b_plan<Config>(a));
     if (!ok(s)) return s;
-    p.scheduler = scheduler::ClusterSlices::make(detail::split_tile_grid<Config>(a), split);
+    // Every tile in `split` slices, one CTA each, a tile's CTAs one cluster.
+    p.scheduler = Config::Scheduler::make(detail::split_tile_grid<Config>(a), split, a.split);
     LaunchShape shape;
-    shape.grid_x = unsigned(p.scheduler.units());
+    shape.grid_x = unsigned(p.scheduler.workers);
     shape.block_x = Config::kThreads;
     shape.dynamic_smem_bytes = Plan::kTotalBytes;
     shape.cluster_x = unsigned(split);

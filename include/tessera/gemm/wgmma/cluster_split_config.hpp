@@ -1,5 +1,5 @@
 // ClusterSplitK<Tile, kSplits>: the Hopper tensor-core GEMM with K split across the CTAs of a
-// thread-block cluster (scheduler::ClusterSlices, scheduler/cluster_slices.hpp), for problems with too
+// thread-block cluster (scheduler::StreamK<scheduler::reduce::ClusterShared>, scheduler/stream_k.hpp), for problems with too
 // few output tiles to fill the GPU: deep K (512 x 512 x 16384) and, computed transposed, small
 // M (decode: gemm/select/small_m.hpp). Tile is a WgmmaConfig that gives the element types, layouts,
 // tile, epilogue and output element; its Cooperative schedule's two consumer warpgroups each
@@ -19,7 +19,8 @@
 #include <type_traits>
 
 #include "tessera/arch/arch.hpp"
-#include "tessera/gemm/scheduler/cluster_slices.hpp"
+#include "tessera/gemm/scheduler/split_k.hpp"
+#include "tessera/gemm/scheduler/stream_k.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
 
 namespace tessera::gemm {
@@ -53,7 +54,7 @@ struct ClusterSplitK {
   using LayoutB = typename Tile::LayoutB;
   using LayoutC = typename Tile::LayoutC;
   using Epilogue = typename Tile::Epilogue;
-  using Scheduler = scheduler::ClusterSlices;
+  using Scheduler = scheduler::StreamK<scheduler::reduce::ClusterShared>;
   using TileShape = typename Tile::TileShape;
   using Cluster = ClusterShape<1, 1>;  // operand tiles are not shared: the cluster splits K
   static constexpr int kBlockM = Tile::kBlockM;

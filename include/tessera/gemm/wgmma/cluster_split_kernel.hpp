@@ -1,5 +1,6 @@
 // The Hopper tensor-core GEMM with K split across a cluster (sm_90a): configuration
-// ClusterSplitK<Tile> (wgmma/cluster_split_config.hpp), units from scheduler::ClusterSlices.
+// ClusterSplitK<Tile> (wgmma/cluster_split_config.hpp), units from scheduler::StreamK with the
+// ClusterShared medium (scheduler/stream_k.hpp): one K slice of a tile per CTA.
 //
 // A CTA is three warpgroups and runs one unit: K slice r of an output tile, r its rank in the
 // cluster. Warpgroup 0 produces: one thread fills a ring of stages with the slice's K tiles
@@ -64,7 +65,7 @@ struct WgmmaClusterSplitKernel {
     const int warpgroup = int(threadIdx.x) / 128;
     const int t = int(threadIdx.x) % 128;
     const int worker = int(blockIdx.x);
-    const int splits = p.scheduler.splits;  // the cluster's size: the same in every CTA
+    const int splits = p.scheduler.cluster_split();  // the cluster's size: the same in every CTA
 
     if (threadIdx.x == 0) {
       // The tensor maps' fetch first: with a short K slice (decode) the kernel is mostly its
@@ -82,10 +83,7 @@ struct WgmmaClusterSplitKernel {
         Producer::run(p, full, empty, stages_a, stages_b, worker, ClusterPosition<ClusterShape<1, 1>>{0, 0, 0});
       }
       __syncwarp();
-      if (splits > 1) {
-        nvidia::cluster_sync();  // the partial tiles are written
-        nvidia::cluster_sync();  // and read
-      }
+      Sum::producer_side(splits);  // the cluster barriers of the sum, which every thread reaches
     } else {
       nvidia::setmaxnreg_inc<kConsumerRegisters>();
       const int c = warpgroup - 1;
@@ -104,15 +102,9 @@ struct WgmmaClusterSplitKernel {
       });
       const std::int64_t m0 = std::int64_t(unit.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(unit.n) * Config::kBlockN;
-      if (splits > 1) {
-        nvidia::named_barrier_sync(kConsumersMeet, 256);  // both are done with the stages
-        Sum::write(acc, partial, c * 128 + t);
-        nvidia::cluster_sync();
-        Sum::sum_and_store(p, acc, partial, m0, n0, t, c * 128 + t, int(nvidia::cluster_cta_rank()), splits);
-        nvidia::cluster_sync();
-      } else {
-        Sum::sum_and_store(p, acc, partial, m0, n0, t, c * 128 + t, 0, 1);
-      }
+      // The medium's fix-up: the cluster's partials summed in slice order, this CTA's share of D
+      // stored (from registers alone without a split).
+      Sum::consumer_side(p, acc, partial, m0, n0, t, c * 128 + t, splits, kConsumersMeet);
     }
   }
 };
