@@ -59,7 +59,7 @@ std::vector<float> run(const std::vector<float8_e4m3_t>& a, const std::vector<fl
   CHECK_CUDA(cudaMemcpy(ds, &one, 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(dd, 0xff, std::size_t(M * N) * 4));
   typename Gemm<Config>::Args args{M, N, K, da, K, db, K, nullptr, N, dd, N, 1.0f, 0.0f,
-                                   {ds, 1, 0, ds, 1, 0, nullptr, nullptr}};
+                                   {{ds, 0, 1}, {ds, 0, 1}, nullptr, nullptr}};
   const Status s = Gemm<Config>::run(args);
   if (!ok(s)) {
     std::fprintf(stderr, "Gemm::run: %s\n", status_name(s));

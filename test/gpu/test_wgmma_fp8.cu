@@ -112,7 +112,7 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
 
   {  // block scales: A's ld_a * (K/128 - 1) + M values, B's ld_b * (N/128 - 1) + K/128
     gemm::Gemm<BlockBf16>::Args good{M, N, K, da.ptr, K, db.ptr, K, nullptr, N, dd.ptr, N, 1.0f, 0.0f,
-                                     {ds.ptr, M * k_blocks, M, ds.ptr, k_blocks, k_blocks, nullptr, nullptr}};
+                                     {{ds.ptr, M, M * k_blocks}, {ds.ptr, k_blocks, k_blocks}, nullptr, nullptr}};
     REQUIRE(gemm::Gemm<BlockBf16>::can_implement(good) == Status::kSuccess);
     auto with = [&](auto mutate) {
       auto x = good;
@@ -133,7 +133,7 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
   }
   {  // per row and column: M and N values
     gemm::Gemm<RowColBf16>::Args good{M, N, K, da.ptr, K, db.ptr, K, nullptr, N, dd.ptr, N, 1.0f, 0.0f,
-                                      {ds.ptr, M, 0, ds.ptr, N, 0, nullptr, nullptr}};
+                                      {{ds.ptr, 0, M}, {ds.ptr, 0, N}, nullptr, nullptr}};
     REQUIRE(gemm::Gemm<RowColBf16>::can_implement(good) == Status::kSuccess);
     auto x = good;
     x.epilogue.a.size = M - 1;
@@ -144,14 +144,14 @@ TEST_CASE("wgmma fp8 GEMM: bad arguments return a Status naming the problem and 
   }
   {  // an fp8 D needs its scale
     gemm::Gemm<BlockE4m3D>::Args x{M, N, K, da.ptr, K, db.ptr, K, nullptr, N, dd8.ptr, N, 1.0f, 0.0f,
-                                   {ds.ptr, M * k_blocks, M, ds.ptr, k_blocks, k_blocks, nullptr, nullptr}};
+                                   {{ds.ptr, M, M * k_blocks}, {ds.ptr, k_blocks, k_blocks}, nullptr, nullptr}};
     check_fp8_refused<BlockE4m3D>(x, Status::kErrorNullScaleD, dd8);
   }
   {  // operands that are not K-major: refused (fp8 wgmma has no transposed operand)
     using NotKMajor = gemm::WgmmaConfig<e4m3, RowMajor, e4m3, RowMajor, bfloat16_t, RowMajor,
                                         gemm::option::Tile<GemmShape<128, 128, 128>>>;
     gemm::Gemm<NotKMajor>::Args x{M, N, K, da.ptr, K, db.ptr, N, nullptr, N, dd.ptr, N, 1.0f, 0.0f,
-                                  {ds.ptr, 1, 0, ds.ptr, 1, 0, nullptr, nullptr}};
+                                  {{ds.ptr, 0, 1}, {ds.ptr, 0, 1}, nullptr, nullptr}};
     check_fp8_refused<NotKMajor>(x, Status::kErrorFp8OperandNotKMajor, dd);
   }
 }
