@@ -75,6 +75,43 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void init_stage_barriers(std::uint64_t* full,
 }
 
 // Every thread of the CTA (or, in a cluster, of every CTA of the cluster) arrives and waits.
+// Where a TMA kernel's stages and barriers are in shared memory, by its plan: the TMA path's
+// (SmemPlan's Barriers, StagesA/B, Staging) or the realigning path's (its barriers, stages and
+// the raw line slots). The full barriers come first; the empty ones follow them.
+struct StagePointers {
+  std::uint64_t* full;
+  unsigned char* stages_a;
+  unsigned char* stages_b;
+  unsigned char* staging = nullptr;  // TMA path: the epilogue's staging boxes
+  unsigned char* raw = nullptr;      // realigning path: the raw line slots
+};
+template <bool kTmaLoads, class SmemPlan, class Plan>
+TESSERA_DEVICE TESSERA_FORCEINLINE StagePointers stage_pointers(unsigned char* smem) {
+  StagePointers at;
+  if constexpr (kTmaLoads) {
+    at.full = Plan::template pointer<typename SmemPlan::Barriers, std::uint64_t>(smem);
+    at.stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
+    at.stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
+    at.staging = Plan::template pointer<typename SmemPlan::Staging, unsigned char>(smem);
+  } else {
+    using Realigning = typename SmemPlan::Realigning;
+    at.full = Plan::template pointer<typename Realigning::RealigningBarriers, std::uint64_t>(smem);
+    at.stages_a = Plan::template pointer<typename Realigning::RealigningStagesA, unsigned char>(smem);
+    at.stages_b = Plan::template pointer<typename Realigning::RealigningStagesB, unsigned char>(smem);
+    at.raw = Plan::template pointer<typename Realigning::RawSlots, unsigned char>(smem);
+  }
+  return at;
+}
+
+// The realigning path's barrier per raw slot, each completed by the realigning producer's
+// threads (nothing on the TMA path).
+template <bool kTmaLoads, class Realigning, class RealigningLoads>
+TESSERA_DEVICE TESSERA_FORCEINLINE void init_raw_slot_barriers(std::uint64_t* raw_full) {
+  if constexpr (!kTmaLoads) {
+    for (int s = 0; s < Realigning::kRawSlots; ++s) nvidia::mbarrier_init(&raw_full[s], RealigningLoads::kThreads);
+  }
+}
+
 template <class Cluster>
 TESSERA_DEVICE TESSERA_FORCEINLINE void cta_or_cluster_sync() {
   if constexpr (Cluster::kSize > 1) {

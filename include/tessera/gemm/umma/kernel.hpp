@@ -75,19 +75,12 @@ struct UmmaGemmKernel {
     // The launch must give exactly the planned bytes.
     require_smem_base_aligned(smem);
     if (dynamic_smem_bytes() != std::uint32_t(Plan::kTotalBytes)) __trap();
-    std::uint64_t* full;
-    unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr, *stages_sf = nullptr;
-    if constexpr (kTmaLoads) {
-      full = Plan::template pointer<typename SmemPlan::Barriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
-      staging = Plan::template pointer<typename SmemPlan::Staging, unsigned char>(smem);
-      if constexpr (C::kBlockScaled) stages_sf = Plan::template pointer<typename SmemPlan::StagesScales, unsigned char>(smem);
-    } else {
-      full = Plan::template pointer<typename Realigning::RealigningBarriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename Realigning::RealigningStagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename Realigning::RealigningStagesB, unsigned char>(smem);
-      raw = Plan::template pointer<typename Realigning::RawSlots, unsigned char>(smem);
+    const StagePointers at_smem = stage_pointers<kTmaLoads, SmemPlan, Plan>(smem);
+    std::uint64_t* full = at_smem.full;
+    unsigned char *stages_a = at_smem.stages_a, *stages_b = at_smem.stages_b, *staging = at_smem.staging,
+                  *raw = at_smem.raw, *stages_sf = nullptr;
+    if constexpr (kTmaLoads && C::kBlockScaled) {
+      stages_sf = Plan::template pointer<typename SmemPlan::StagesScales, unsigned char>(smem);
     }
     std::uint64_t* empty = full + kStages;
     std::uint64_t* acc_full = empty + kStages;
@@ -106,9 +99,7 @@ struct UmmaGemmKernel {
         nvidia::mbarrier_init(&acc_full[b], 1);
         nvidia::mbarrier_init(&acc_empty[b], C::kAccumulatorReleases);
       }
-      if constexpr (!kTmaLoads) {
-        for (int s = 0; s < Realigning::kRawSlots; ++s) nvidia::mbarrier_init(&raw_full[s], RealigningLoads::kThreads);
-      }
+      init_raw_slot_barriers<kTmaLoads, Realigning, RealigningLoads>(raw_full);
       nvidia::fence_barrier_init();
     }
     if (warp == kMmaWarp) {

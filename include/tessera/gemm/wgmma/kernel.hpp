@@ -90,19 +90,10 @@ struct WgmmaGemmKernel {
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
     require_smem_base_aligned(smem);
-    std::uint64_t* full;
-    unsigned char *stages_a, *stages_b, *staging = nullptr, *raw = nullptr;
-    if constexpr (kTmaLoads) {
-      full = Plan::template pointer<typename SmemPlan::Barriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
-      staging = Plan::template pointer<typename SmemPlan::Staging, unsigned char>(smem);
-    } else {
-      full = Plan::template pointer<typename Realigning::RealigningBarriers, std::uint64_t>(smem);
-      stages_a = Plan::template pointer<typename Realigning::RealigningStagesA, unsigned char>(smem);
-      stages_b = Plan::template pointer<typename Realigning::RealigningStagesB, unsigned char>(smem);
-      raw = Plan::template pointer<typename Realigning::RawSlots, unsigned char>(smem);
-    }
+    const StagePointers at_smem = stage_pointers<kTmaLoads, SmemPlan, Plan>(smem);
+    std::uint64_t* full = at_smem.full;
+    unsigned char *stages_a = at_smem.stages_a, *stages_b = at_smem.stages_b, *staging = at_smem.staging,
+                  *raw = at_smem.raw;
     std::uint64_t* empty = full + kStages;
     std::uint64_t* raw_full = empty + kStages;  // realigning path: one per raw slot
     std::uint64_t* c_full = full + kCFullOffset;
@@ -116,11 +107,7 @@ struct WgmmaGemmKernel {
     if (threadIdx.x == 0) {
       init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 : RealigningLoads::kThreads,
                           kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
-      if constexpr (!kTmaLoads) {
-        for (int s = 0; s < Realigning::kRawSlots; ++s) {
-          nvidia::mbarrier_init(&raw_full[s], RealigningLoads::kThreads);
-        }
-      }
+      init_raw_slot_barriers<kTmaLoads, Realigning, RealigningLoads>(raw_full);
       if constexpr (kTmaStores) init_stage_barriers(c_full, c_empty, 2 * kBoxes, 1, 1);
       nvidia::fence_barrier_init();
     }
