@@ -209,7 +209,7 @@ struct Fp8SetHost {
     owned = std::int64_t(items.size()) * t.N;
     std::vector<double> item_amax(items.size(), 0.0), item_bound(items.size(), 0.0);
     for_rows(std::int64_t(items.size()), [&](std::int64_t item) {
-      const auto [g, m] = items[std::size_t(item)];
+      const std::int64_t g = items[std::size_t(item)].first, m = items[std::size_t(item)].second;
       std::vector<double> arow(std::size_t(t.K)), prod(std::size_t(std::max<std::int64_t>(1, t.K)));
       const EA* pa = a.data() + g * strides.a + m * lda;
       for (std::int64_t k = 0; k < t.K; ++k) arow[std::size_t(k)] = to_double(pa[k]);
