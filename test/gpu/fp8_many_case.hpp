@@ -63,6 +63,11 @@ struct Fp8SetCase {
   bool scale_d = false;        // a D scale where D is not fp8 (an fp8 D always gets one)
   bool amax = true;            // ask for amax of D
   bool report = false;         // print the bound's use
+  // Grouped: A's rows no group owns (past the last group's end, past a masked count) 64 times
+  // larger, so that a tile that computes them (a group's last tile reads on into them) and
+  // lets them into amax or D shows. Off where two cases must share their data (a graph replayed
+  // with other sizes).
+  bool loud_unowned_rows = true;
 };
 
 inline Fp8SetCase fp8_grouped(SetLayout layout, std::int64_t M, std::int64_t N, std::int64_t K,
@@ -151,6 +156,22 @@ struct Fp8SetHost {
     const std::int64_t layers = by_rows() ? 1 : count;
     std::mt19937_64 gen(seed);
     a = random_fp8_codes<EA>(alloc(layers, strides.a, t.M * lda), gen);
+    if (s.loud_unowned_rows && t.layout != SetLayout::kBatched) {
+      std::vector<char> owned_row(std::size_t(layers * std::max<std::int64_t>(t.M, 1)), 0);
+      for (std::int64_t g = 0; g < count; ++g) {
+        const std::int64_t layer = by_rows() ? 0 : g;
+        for (std::int64_t r = 0; r < rows[std::size_t(g)].second; ++r) {
+          owned_row[std::size_t(layer * t.M + rows[std::size_t(g)].first + r)] = 1;
+        }
+      }
+      for (std::int64_t layer = 0; layer < layers; ++layer) {
+        for (std::int64_t m = 0; m < t.M; ++m) {
+          if (owned_row[std::size_t(layer * t.M + m)]) continue;
+          EA* row = a.data() + layer * strides.a + m * lda;
+          for (std::int64_t k = 0; k < t.K; ++k) row[k] = EA(float(row[k]) * 64.0f);  // exact: a power of two
+        }
+      }
+    }
     b = random_fp8_codes<EB>(alloc(t.shared_b ? 1 : count, strides.b, t.N * ldb), gen);
     c.resize(alloc(layers, strides.c, t.M * ldc));
     fill_random(c, seed + 1);

@@ -159,8 +159,11 @@ TEST_CASE("wgmma fp8 grouped GEMM: sizes changed between replays of one captured
   INFO("seed " << seed);
   const std::int32_t M = 1200;
   // The same data (same seed and extents), three sets of sizes; the second ends past M.
-  const Fp8SetHost<Config> first(fp8_grouped(SetLayout::kContiguous, M, 264, 272, {100, 0, 700, 400}), seed);
-  const Fp8SetHost<Config> second(fp8_grouped(SetLayout::kContiguous, M, 264, 272, {0, 1199, 0, 5}), seed);
+  Fp8SetCase one = fp8_grouped(SetLayout::kContiguous, M, 264, 272, {100, 0, 700, 400}),
+             two = fp8_grouped(SetLayout::kContiguous, M, 264, 272, {0, 1199, 0, 5});
+  one.loud_unowned_rows = two.loud_unowned_rows = false;
+  const Fp8SetHost<Config> first(one, seed);
+  const Fp8SetHost<Config> second(two, seed);
   REQUIRE(first.a.size() == second.a.size());
   REQUIRE(std::memcmp(first.a.data(), second.a.data(), first.a.size()) == 0);
   REQUIRE(first.sa == second.sa);
