@@ -10,7 +10,7 @@
       that takes each shape, and writes the model's own counts for each (context key
       sweep_model/<shape>: per entry the FLOP one SM computes on the critical path, the DRAM
       bytes and the predicted fix-up seconds), so that this script needs no copy of the model;
-  fit_cost_model.py SWEEP.json [-o TABLE.hpp] --report HELDOUT.json
+  fit_cost_model.py SWEEP.json [-o HEADER] --report HELDOUT.json
   fit_cost_model.py --first-principles --report HELDOUT.json
   fit_cost_model.py --table include/tessera/gemm/select/cost_table.hpp --report HELDOUT.json
       how well a table (fitted here, first principles, or a generated header) predicts the

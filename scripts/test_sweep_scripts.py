@@ -186,7 +186,8 @@ def fit_report(tmp):
     t = fit.first_principles()
     t.update(sms=100, bandwidth_gbs=1e9, tflops={e: 100.0 for e in fit.ENTRIES}, fixed_us={e: 0.0 for e in fit.ENTRIES})
     t["source"] = "made up for the test"
-    table = os.path.join(tmp, "made_up_table.hpp")
+    os.makedirs(os.path.join(tmp, "made_up"), exist_ok=True)
+    table = os.path.join(tmp, "made_up", "cost_table.hpp")
     with open(table, "w") as f:
         f.write(fit.header(t))
     # Per shape: kLarge has the less work (the model's choice), its time and kSplit64's (us),
