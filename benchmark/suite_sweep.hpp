@@ -9,7 +9,8 @@
 //                                                (a run with --sweep-entries)
 //
 // Names: sweep_bf16/<impl>/<M>x<N>x<K>_b<beta>_b<t|n> (bt: B = W[N][K], bn: B row-major K x N).
-// Implementations: tessera_auto (the rule), tessera_auto_model (the cost model),
+// Implementations: tessera_auto (the measured selector), tessera_auto_rule (the rule),
+// tessera_auto_model (the cost model),
 // tessera_tuned (Tuned<Auto<...>>, select/tuned.hpp: the benchmark's first, untimed call of
 // each shape times the candidates and caches the winner, before the output is checked; the
 // timed loop measures the cached winner, L2 flushed as for the rest; its label ends
@@ -95,6 +96,7 @@ std::vector<Impl<P>> sweep_impls() {
 #if TESSERA_BENCH_HAS_WGMMA
   using namespace tessera::gemm;
   impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, Auto>>>("tessera_auto"));
+  impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, AutoByRule>>>("tessera_auto_rule"));
   impls.push_back(tessera_impl<P, Gemm<SweepConfig<P, AutoModel>>>("tessera_auto_model"));
   // The tuning is the harness's first call of the shape (run_benchmark: before the check and
   // the warm-up, outside the timed loop); later calls find the winner in the cache.

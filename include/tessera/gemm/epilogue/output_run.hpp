@@ -3,7 +3,7 @@
 // stages them through shared memory into such runs (FMA, MFMA, the split-K fix-up):
 // OutputRun, D = epilogue(acc, C), converted to D's type (the configuration's epilogue,
 // epilogue.hpp: by default alpha * acc + beta * C). It skips what lies outside the M x N
-// matrix, uses 16-byte (8-byte for 16-bit types) accesses where aligned, and element accesses
+// matrix, uses 16-byte (8-byte for 16-bit types, 4-byte for fp8) accesses where aligned, and element accesses
 // where not. (Partial tiles of split K go through StreamKFixup's RunWriter, scheduler/fixup.hpp.)
 #pragma once
 #include <cstdint>
@@ -37,6 +37,10 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void load4(const T* p, float* out) {
     out[1] = v.y;
     out[2] = v.z;
     out[3] = v.w;
+  } else if constexpr (sizeof(T) == 1) {  // fp8: four bytes in one word
+    const std::uint32_t v = *reinterpret_cast<const std::uint32_t*>(p);
+    TESSERA_UNROLL
+    for (int i = 0; i < 4; ++i) out[i] = to_float(T::from_bits(std::uint8_t(v >> (8 * i))));
   } else {
     const U32x2 v = *reinterpret_cast<const U32x2*>(p);
     out[0] = to_float(T::from_bits(std::uint16_t(v.x & 0xffffu)));
@@ -50,6 +54,11 @@ template <class T>
 TESSERA_DEVICE TESSERA_FORCEINLINE void store4(T* p, const float (&in)[4]) {
   if constexpr (sizeof(T) == 4) {
     *reinterpret_cast<Float4*>(p) = Float4{in[0], in[1], in[2], in[3]};
+  } else if constexpr (sizeof(T) == 1) {  // fp8: four bytes in one word
+    std::uint32_t v = 0;
+    TESSERA_UNROLL
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t(from_float<T>(in[i]).bits) << (8 * i);
+    *reinterpret_cast<std::uint32_t*>(p) = v;
   } else {
     const auto bits = [](float x) { return std::uint32_t(from_float<T>(x).bits); };
     *reinterpret_cast<U32x2*>(p) = U32x2{bits(in[0]) | (bits(in[1]) << 16),

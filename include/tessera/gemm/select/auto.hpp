@@ -5,22 +5,27 @@
 //   G::run(args, workspace, stream);                    // workspace: G::workspace_size(args) bytes
 //   std::puts(tessera::gemm::explain<Auto<...>>(args, workspace, bytes).c_str());   // which kernel, and why
 //
-// Gemm<AutoModel<...>> (same parameters) chooses by the cost model of select/cost_model.hpp
-// instead of the rule (opt-in until the model's table is calibrated on a GPU); Tuned<...>
-// (select/tuned.hpp) times the model's best few on the first call of each shape.
-//
-// Per call, the rule of select/auto_rule.hpp picks one of a fixed table of shipped configurations
-// (small M computed transposed, few tiles with K split over a cluster, 128 x 128 tiles where
-// they fill the SMs' waves better, stream-K for deep K, large tiles with or without 2 x 1
-// clusters) from M, N, K, whether TMA can describe A and B, A's layout, whether the call passes
-// a workspace (the stream-K entries split K only through one) and the device's SM count (beta needs no rule: where the epilogue reads C, every large entry loads it
-// with TMA ahead of the epilogue if TMA can describe C; wgmma_stages_c); the chosen
-// configuration's own can_implement is asked again before the launch, and where it refuses,
-// the default (kLarge, which runs every valid argument) runs instead. Options as WgmmaConfig's:
-// option::OutputElement<T>, option::Epilogue<E>. Compile with nvcc for sm_90a.
+// Per call, one of a fixed table of shipped configurations runs (small M computed transposed,
+// few tiles with K split over a cluster, 128 x 128 tiles, stream-K for deep K, large tiles with
+// or without 2 x 1 clusters). Which one, the selector says from the call (M, N, K, whether TMA
+// can describe A and B, the layouts, whether the epilogue reads C, whether the call passes a
+// workspace: the stream-K entries split K only through one, the device's SM count):
+//   Auto        the measured selector (select/nearest_shapes.hpp): the entry that ran fastest on
+//               the calibrated shapes nearest to the call (select/measured_table.hpp, generated
+//               from a sweep by scripts/fit_selector_table.py);
+//   AutoByRule  the hand-written rule of select/auto_rule.hpp;
+//   AutoModel   the cost model of select/cost_model.hpp;
+// and Tuned<...> (select/tuned.hpp) times the best few on the first call of each shape. The
+// chosen configuration's own can_implement is asked before the launch; where it refuses, the
+// selector's next entry runs (the rule: the default, kLarge, which runs every valid argument).
+// Where the epilogue reads C, every large entry loads it with TMA ahead of the epilogue if TMA
+// can describe C (wgmma_stages_c). Options as WgmmaConfig's: option::OutputElement<T>,
+// option::Epilogue<E>. Compile with nvcc for sm_90a.
 //
 // Adding an entry (e.g. a stream-K configuration): a value in AutoEntry and a line in the
-// rule (select/auto_rule.hpp), its type in AutoEntries below, its name in auto_entry_name.
+// rule (select/auto_rule.hpp), its type in AutoEntries below, its name in auto_entry_name, then
+// a sweep with --sweep-entries and the tables regenerated (scripts/fit_selector_table.py,
+// scripts/fit_cost_model.py).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +40,7 @@
 #include "tessera/gemm/wgmma/cluster_split.hpp"
 #include "tessera/gemm/options.hpp"
 #include "tessera/gemm/gemm.hpp"
+#include "tessera/gemm/select/nearest_shapes.hpp"
 #include "tessera/gemm/select/small_m.hpp"
 #include "tessera/gemm/select/transposed.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
@@ -110,9 +116,14 @@ struct AutoSelected {
                 "option::OutputElement<T> and option::Epilogue<E>");
 };
 
-// The rule of select/auto_rule.hpp picks (the default).
+// The measured selector of select/nearest_shapes.hpp picks (the default): the entry that ran
+// fastest on the calibrated shapes nearest to the call.
 template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
-struct Auto : AutoSelected<select::Rule, EA, LA, EB, LB, EC, LC, Options...> {};
+struct Auto : AutoSelected<select::NearestShapes, EA, LA, EB, LB, EC, LC, Options...> {};
+
+// The hand-written rule of select/auto_rule.hpp picks (the default before the measured table).
+template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
+struct AutoByRule : AutoSelected<select::Rule, EA, LA, EB, LB, EC, LC, Options...> {};
 
 // The cost model of select/cost_model.hpp picks.
 template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
@@ -132,6 +143,7 @@ AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d, bool wo
   p.tma_a = tma_describes<typename Config::LayoutA>(a.A, a.M, a.K, a.lda);
   p.tma_b = tma_describes<typename Config::LayoutB>(a.B, a.K, a.N, a.ldb);
   p.k_major_a = Config::LayoutA::kIsRowMajor;
+  p.k_major_b = !Config::LayoutB::kIsRowMajor;
   p.workspace = workspace;
   p.odd_pitch = (a.lda * std::int64_t(sizeof(typename Config::ElementA))) % 32 == 16 ||
                 (a.ldb * std::int64_t(sizeof(typename Config::ElementB))) % 32 == 16;
@@ -166,6 +178,13 @@ AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bo
     const int n = select::CostModel::rank(p, ranked);
     for (int i = 0; i < n; ++i) {
       if (auto_entry_takes<Config>(ranked[i].entry, a)) return {ranked[i].entry, AutoReason::kCostModel};
+    }
+    return {AutoEntry::kLarge, AutoReason::kFallback};
+  } else if constexpr (std::is_same_v<typename Config::Selector, select::NearestShapes>) {
+    select::NearestVote ranked[select::NearestShapes::Table::kEntries];
+    const int n = select::NearestShapes::rank(p, ranked);
+    for (int i = 0; i < n; ++i) {
+      if (auto_entry_takes<Config>(ranked[i].entry, a)) return {ranked[i].entry, AutoReason::kMeasured};
     }
     return {AutoEntry::kLarge, AutoReason::kFallback};
   } else {
@@ -292,6 +311,9 @@ std::string explain(const ConfigArguments<Config>& a, const void* given_workspac
       break;
     case AutoReason::kDefault:
       o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") fill the SMs";
+      break;
+    case AutoReason::kMeasured:
+      o << select::explain_nearest(p, c.entry);
       break;
     case AutoReason::kCostModel:
       o << select::explain_costs(p, c.entry);

@@ -63,6 +63,7 @@ struct AutoProblem {
   std::int64_t M = 0, N = 0, K = 0;
   bool tma_a = false, tma_b = false;  // TMA can describe A, B (tma.hpp)
   bool k_major_a = true;              // A is row-major
+  bool k_major_b = true;              // B is column-major (W[N][K]; read by the measured selector)
   bool workspace = false;             // the call passes a workspace (of workspace_size(args) bytes)
   bool odd_pitch = false;             // A's or B's rows are an odd multiple of 16 bytes apart
   int sms = 132;
@@ -75,7 +76,8 @@ struct AutoProblem {
 // Why an entry was chosen (explain() says it in words).
 enum class AutoReason {
   kSmallM, kFewTiles, kShortK, kDeepK, kOddPitch, kUnevenWaves, kManyTiles, kDefault, kFallback,
-  kCostModel  // the cost model's smallest predicted time (select/cost_model.hpp)
+  kCostModel,  // the cost model's smallest predicted time (select/cost_model.hpp)
+  kMeasured    // the fastest entry on the nearest calibrated shapes (select/nearest_shapes.hpp)
 };
 
 struct AutoChoice {

@@ -65,19 +65,26 @@ TunedKey tuned_key(const ConfigArguments<Config>& a, bool workspace, int device)
 
 #if defined(TESSERA_CUDA)
 
-// The candidates a first call times: the selector's choice, then the cost model's order.
+// The candidates a first call times: the selector's choice, then the measured selector's order
+// (select/nearest_shapes.hpp), then the cost model's.
 template <class Config>
 int tuned_candidates(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace,
                      AutoEntry (&out)[Config::kCandidates]) {
   using Selected = typename Config::Selected;
   int n = 0;
   out[n++] = auto_choice<Selected>(a, d, workspace).entry;
+  const AutoProblem p = detail::auto_problem<Selected>(a, d, workspace);
+  auto add = [&](AutoEntry e) {
+    if (n < Config::kCandidates && std::find(out, out + n, e) == out + n && auto_entry_takes<Selected>(e, a)) {
+      out[n++] = e;
+    }
+  };
+  select::NearestVote voted[select::NearestShapes::Table::kEntries];
+  const int v = select::NearestShapes::rank(p, voted);
+  for (int i = 0; i < v; ++i) add(voted[i].entry);
   select::EntryCost ranked[select::kAutoEntryCount] = {};
-  const int m = select::CostModel::rank(detail::auto_problem<Selected>(a, d, workspace), ranked);
-  for (int i = 0; i < m && n < Config::kCandidates; ++i) {
-    const AutoEntry e = ranked[i].entry;
-    if (std::find(out, out + n, e) == out + n && auto_entry_takes<Selected>(e, a)) out[n++] = e;
-  }
+  const int m = select::CostModel::rank(p, ranked);
+  for (int i = 0; i < m; ++i) add(ranked[i].entry);
   return n;
 }
 
