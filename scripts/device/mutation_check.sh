@@ -16,7 +16,9 @@
 #                 block offset by one, inside the scale tensor);
 #   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice;
 #   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
-#                 off by one tile), test_many_gemms.
+#                 off by one tile), test_many_gemms;
+#   fp8 grouped:  an expert reads the previous expert's B scales (the scale stride per
+#                 problem); each group's last row is not stored (test_wgmma_fp8_many).
 # Run on a CUDA machine (nvcc, sm_90a), usually through scripts/device/check.sh --mutants.
 #   mutation_check.sh [NAME...]               build and check every mutant (or those named)
 #   mutation_check.sh --build-only DIR [NAME...]  build them into DIR (on a machine without a
@@ -77,8 +79,14 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/select/transposed.hpp \
     's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_fp8_mutant tessera/gemm/wgmma/fp8_mainloop.hpp \
-    's/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(e.scale_b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
+    's/r.b = __ldg(at.b + (n0 \/ scale::kBlock) \* e.ld_b + kb);/r.b = __ldg(at.b + (n0 \/ scale::kBlock) * e.ld_b + (kb + 1 < k_end ? kb + 1 : kb));/' \
     test/gpu/test_wgmma_fp8.cu
+  build_mutant test_wgmma_fp8_many_mutant_expert_scale tessera/gemm/wgmma/fp8_mainloop.hpp \
+    's/e.scale_b + unit.problem \* e.stride_b/e.scale_b + (unit.problem > 0 ? unit.problem - 1 : 0) * e.stride_b/' \
+    test/gpu/test_wgmma_fp8_many.cu
+  build_mutant test_wgmma_fp8_many_mutant_last_row tessera/gemm/tma/problem_place.hpp \
+    's/return {u.problem, u.row_begin + u.rows};/return {u.problem, u.row_begin + u.rows - 1};/' \
+    test/gpu/test_wgmma_fp8_many.cu
   build_mutant test_many_gemms_mutant_offset tessera/gemm/scheduler/grouped.hpp \
     's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
   mutants=$work
@@ -113,4 +121,6 @@ check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the n
 check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
 check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
 check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
+check test_wgmma_fp8_many_mutant_expert_scale "[grouped]" "fp8 grouped GEMM reading the previous expert's B scales"
+check test_wgmma_fp8_many_mutant_last_row "[grouped]" "fp8 grouped GEMM dropping each group's last row"
 exit $status

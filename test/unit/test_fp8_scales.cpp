@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tessera/gemm/epilogue/fp8_scaling.hpp"
+#include "tessera/gemm/epilogue/fused.hpp"
 #include "tessera/gemm/wgmma/smem_plan.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
 
@@ -85,7 +86,7 @@ TEST_CASE("fp8 per-row/column and per-tensor scales, and D's scale", "[fp8][scal
 }
 
 TEST_CASE("fp8 output op: D = d (alpha acc + beta c), amax before d", "[fp8][scales]") {
-  Fp8OutputOp op{2.0f, 0.5f, 0.25f};
+  Fp8OutputOp<> op{{2.0f, 0.5f}, 0.25f};
   CHECK(op.reads_c());
   CHECK(op(3.0f, EpilogueElement{0, 0, -20.0f, true}) == 0.25f * (6.0f - 10.0f));
   CHECK(op.amax == 4.0f);
@@ -93,7 +94,49 @@ TEST_CASE("fp8 output op: D = d (alpha acc + beta c), amax before d", "[fp8][sca
   CHECK(op.amax == 4.0f);
   CHECK(op(-5.0f, EpilogueElement{1, 0, 0.0f, false}) == -2.5f);
   CHECK(op.amax == 10.0f);
-  CHECK_FALSE((Fp8OutputOp{1.0f, 0.0f, 1.0f}.reads_c()));
+  // An element the family does not store (past a group's rows) leaves amax as is.
+  CHECK(op(100.0f, EpilogueElement{2, 0, 0.0f, false, false}) == 50.0f);
+  CHECK(op.amax == 10.0f);
+  CHECK_FALSE((Fp8OutputOp<>{{1.0f, 0.0f}, 1.0f}.reads_c()));
+}
+
+TEST_CASE("fp8 output op with a composed epilogue: bias and ReLU before amax and D's scale", "[fp8][scales]") {
+  using Then = Compose<LinearCombination, ColumnBias<float>, Relu>;
+  static const float kBias[2] = {1.0f, -10.0f};
+  using Scaling = Fp8Scaling<scale::PerTensor, float8_e4m3_t, Then>;
+  Scaling::Arguments args{{kScales}, {kScales + 1}, kScales + 2, nullptr, {{}, {kBias}, {}}};
+  const EpilogueProblem p{4, 2, 8, 2.0f, 0.0f};
+  REQUIRE(Scaling::can_implement(args, p) == Status::kSuccess);
+  const Scaling s = Scaling::make(args, p);
+  Fp8OutputOp<Then> op{s.then, 0.5f};
+  CHECK(op(3.0f, EpilogueElement{0, 0, 0.0f, false}) == 0.5f * (6.0f + 1.0f));
+  CHECK(op(3.0f, EpilogueElement{0, 1, 0.0f, false}) == 0.0f);  // 6 - 10, then ReLU
+  CHECK(op.amax == 7.0f);
+  args.then = {{}, {nullptr}, {}};
+  CHECK(Scaling::can_implement(args, p) != Status::kSuccess);  // the bias's own check runs
+}
+
+TEST_CASE("fp8 scales of many GEMMs: sizes at their strides", "[fp8][scales]") {
+  using Block = Fp8Scaling<scale::Blockwise, bfloat16_t>;
+  const EpilogueProblem p{100, 300, 260};  // 3 K blocks, 3 N blocks: A 2 * 100 + 100, B 2 * 3 + 3 per problem
+  Fp8ScaleArguments a{{kScales, 0, 300}, {kScales, 0, 9}, nullptr, nullptr};
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kSuccess);  // strides 0: shared
+  a.a.stride = 300;
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kErrorScaleATooSmall);
+  CHECK(Block::can_implement_problems(a, p, 4, true) == Status::kSuccess);  // A by rows: no stride
+  a.a.size = 3 * 300 + 300;
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kSuccess);
+  a.b.stride = 9;
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kErrorScaleBTooSmall);
+  a.b.size = 3 * 9 + 9;
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kSuccess);
+  a.b.stride = -1;
+  CHECK(Block::can_implement_problems(a, p, 4, false) == Status::kErrorScaleBTooSmall);
+  using Tensor = Fp8Scaling<scale::PerTensor, bfloat16_t>;
+  Fp8ScaleArguments t{{kScales, 0, 0}, {kScales, 0, 3, 1}, nullptr, nullptr};  // one B scale per expert
+  CHECK(Tensor::can_implement_problems(t, p, 4, true) == Status::kErrorScaleBTooSmall);
+  t.b.size = 4;
+  CHECK(Tensor::can_implement_problems(t, p, 4, true) == Status::kSuccess);
 }
 
 TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {

@@ -23,6 +23,9 @@
 //   Mx, Nvfp4      row r of A's (column r of B's) scales at data[r * ld + kb], kb = k / block,
 //                  ld >= ceil(K / block), size >= (rows - 1) * ld + ceil(K / block): the
 //                  [M][K/32] and [N][K/32] layout Triton's dot_scaled and the OCP MX spec use.
+// Many GEMMs in one call (wgmma fp8 with a batch or groups): problem p's scales are the above
+// from data + p * stride. The contiguous grouped layout addresses A's scales by the rows of the
+// whole A, as it does A (A's stride is not used): a token's scales wherever its expert is.
 //
 // Accumulation (wgmma fp8): the tensor core sums fp8 products with fewer bits than fp32 keeps
 // (benchmark/notes/fp8.md measures it). Accumulation::kPromoted (the default; the only choice
@@ -114,19 +117,22 @@ inline constexpr bool is_scale_mode<Fast<Mode>> = is_scale_mode<Mode>;
 
 }  // namespace scale
 
-// One operand's scales in memory (the modes above say how they are laid out): {data, ld, size},
-// ld before size as the block-scale tensors had it (ld, count). The constructor keeps it from
+// One operand's scales in memory (the modes above say how they are laid out): {data, ld, size,
+// stride}, ld before size as the block-scale tensors had it (ld, count). `stride` serves many
+// GEMMs in one call (gemm/problem_set.hpp): problem p's scales start at data + p * stride (0:
+// every problem shares the same scales). The constructor keeps it from
 // being an aggregate: a flat brace list of the former eight Fp8ScaleArguments fields no longer
 // compiles (brace elision would have read its sizes as leading dimensions).
 template <class T = float>
 struct ScaleTensor {
   const T* data = nullptr;
   std::int64_t ld = 0;    // the mode's leading dimension; 0: the smallest it allows
-  std::int64_t size = 0;  // values the allocation holds from data
+  std::int64_t size = 0;    // values the allocation holds from data
+  std::int64_t stride = 0;  // a batch or groups: values from one problem's scales to the next's
 
   constexpr ScaleTensor() = default;
-  constexpr ScaleTensor(const T* data_, std::int64_t ld_ = 0, std::int64_t size_ = 0)
-      : data(data_), ld(ld_), size(size_) {}
+  constexpr ScaleTensor(const T* data_, std::int64_t ld_ = 0, std::int64_t size_ = 0, std::int64_t stride_ = 0)
+      : data(data_), ld(ld_), size(size_), stride(stride_) {}
 };
 
 }  // namespace tessera::gemm

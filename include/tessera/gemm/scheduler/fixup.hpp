@@ -236,15 +236,19 @@ struct FixupHooks<Scheduler, LayoutC, kTileM, kTileN, true> {
 
   // Every piece's partial is published before any reduction waits (the scheduler's deadlock
   // argument, scheduler/stream_k.hpp): so this comes after the worker's last unit.
+  // It returns the output it wrote through (an epilogue that gathers something as it goes, fp8's
+  // amax, has it there).
   template <class MakeOutput, class Sync>
-  TESSERA_DEVICE static void finish(const Scheduler& s, int worker, int cm, int cn, MakeOutput&& make_output,
+  TESSERA_DEVICE static auto finish(const Scheduler& s, int worker, int cm, int cn, MakeOutput&& make_output,
                                     int thread, int threads, Sync&& sync) {
-    if constexpr (!Scheduler::kReducesInLaunch) return;  // a second kernel reduces (below)
     auto out = make_output();
-    for (int which = 0; which < 2; ++which) {
-      if (!s.reduces(worker, which)) continue;
-      Partial::reduce(s, s.reduction(worker, which, cm, cn), s.cta_rank(cm, cn), out, thread, threads, sync);
+    if constexpr (Scheduler::kReducesInLaunch) {  // else a second kernel reduces (below)
+      for (int which = 0; which < 2; ++which) {
+        if (!s.reduces(worker, which)) continue;
+        Partial::reduce(s, s.reduction(worker, which, cm, cn), s.cta_rank(cm, cn), out, thread, threads, sync);
+      }
     }
+    return out;
   }
 };
 
@@ -274,17 +278,21 @@ TESSERA_GLOBAL void TESSERA_LAUNCH_BOUNDS(kSecondKernelThreads, 1)
   Partial::sum(p.scheduler, r, 0, out, thread_index(), kSecondKernelThreads);
 }
 
-// D's OutputRun from a kernel's parameters (c, ldc, d, ldd, M, N, epilogue), with vector
-// accesses where the base and pitch allow.
-template <class ElementC, class ElementD, class LayoutC, class Epilogue, class Params>
-TESSERA_DEVICE OutputRun<ElementC, ElementD, LayoutC, Epilogue> output_run(const Params& p) {
+// D's OutputRun from a kernel's parameters (c, ldc, d, ldd, M, N) and the op applied to each
+// element (p.epilogue, or a thread's own copy of it), with vector accesses where the base and
+// pitch allow.
+template <class ElementC, class ElementD, class LayoutC, class Params, class Op>
+TESSERA_DEVICE OutputRun<ElementC, ElementD, LayoutC, Op> output_run_with(const Params& p, const Op& op) {
   auto aligned4 = [](const auto* ptr, std::int64_t ld) {
     const std::uint64_t bytes = 4u * sizeof(*ptr);
     return ptr != nullptr && reinterpret_cast<std::uintptr_t>(ptr) % bytes == 0 &&
            (std::uint64_t(ld) * sizeof(*ptr)) % bytes == 0;
   };
-  return {p.M,  p.N, p.c, p.ldc, p.d, p.ldd, p.epilogue.reads_c() && aligned4(p.c, p.ldc), aligned4(p.d, p.ldd),
-          p.epilogue};
+  return {p.M, p.N, p.c, p.ldc, p.d, p.ldd, op.reads_c() && aligned4(p.c, p.ldc), aligned4(p.d, p.ldd), op};
+}
+template <class ElementC, class ElementD, class LayoutC, class Epilogue, class Params>
+TESSERA_DEVICE OutputRun<ElementC, ElementD, LayoutC, Epilogue> output_run(const Params& p) {
+  return output_run_with<ElementC, ElementD, LayoutC>(p, p.epilogue);
 }
 
 #endif

@@ -7,8 +7,10 @@
 //   tessera::gemm::Gemm<Config>::run(args, nullptr, stream);           // wgmma/wgmma.hpp
 //
 // fp8 A and B (float8_e4m3_t, float8_e5m2_t, any pairing; both K-major: A row-major, B
-// column-major) take a scale mode (option::Scales<...>, gemm/scale_mode.hpp) and their own
-// epilogue (Fp8Scaling: scale of D, amax of D; gemm/epilogue/fp8_scaling.hpp):
+// column-major) take a scale mode (option::Scales<...>, gemm/scale_mode.hpp); their epilogue
+// wraps the configuration's in the scales, D's scale and amax (Fp8Scaling,
+// gemm/epilogue/fp8_scaling.hpp). Every scheduler of the 16-bit operands takes them (one GEMM,
+// stream-K, a batch, groups):
 //
 //   using Fp8 = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, bfloat16_t, RowMajor,
 //                           option::Tile<GemmShape<128, 128, 128>>, option::Scales<scale::Blockwise>>;
@@ -71,7 +73,10 @@ struct WgmmaConfig
   // fp8 operands: scaled per the scale mode, their epilogue the fp8 one.
   static constexpr bool kFp8 = is_ocp_float8<ElementA_>;
   using Scales = typename Options::template Get<option::kind::Scales, option::Scales<scale::PerTensor>>::type;
-  using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Base::ElementD>, typename Base::Options::Epilogue>;
+  // fp8: the scales, then the configuration's epilogue (LinearCombination unless given), then
+  // D's scale and amax (epilogue/fp8_scaling.hpp).
+  using Epilogue = std::conditional_t<kFp8, Fp8Scaling<Scales, typename Base::ElementD, typename Base::Options::Epilogue>,
+                                      typename Base::Options::Epilogue>;
   using TileShape = typename Options::template Get<option::kind::Tile, option::Tile<GemmShape<128, 256, 64>>>::type;
   using ClusterOption = typename Options::template Get<option::kind::Cluster, option::Cluster<1, 1>>;
   using Cluster = ClusterShape<ClusterOption::kM, ClusterOption::kN>;
@@ -129,9 +134,6 @@ struct WgmmaConfig
   // ---- fp8 ------------------------------------------------------------------------------
   static_assert(!(is_ocp_float8<ElementC_> || is_ocp_float8<typename Base::ElementD>) || kFp8,
                 "Tessera WgmmaConfig: an fp8 C or D needs fp8 operands (its scale and amax come with them)");
-  static_assert(!kFp8 || !Base::Options::kEpilogueGiven,
-                "Tessera WgmmaConfig: fp8 configurations apply their scales in their own epilogue "
-                "(Fp8Scaling): option::Epilogue is not taken with fp8 operands");
   static_assert(kFp8 || !Base::Options::kScalesGiven,
                 "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
   static_assert(Scales::kKind == scale::Kind::kPerTensor || Scales::kKind == scale::Kind::kPerRowColumn ||
@@ -161,10 +163,6 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: an fp8 D must be row-major (its epilogue stages 64 rows x 128 one-byte "
                 "columns)");
 
-  static_assert(!kFp8 || std::is_same_v<typename Base::Scheduler, scheduler::DataParallel>,
-                "Tessera WgmmaConfig: fp8 operands compute one GEMM per call with scheduler::DataParallel (the "
-                "stream-K fix-up applies no fp8 scales; batched and grouped GEMMs, scheduler::StridedBatched and "
-                "scheduler::Grouped, take 16-bit operands)");
   static_assert(in_launch_scheduler<typename Base::Scheduler>,
                 "Tessera WgmmaConfig: the wgmma family walks its tiles with scheduler::DataParallel or "
                 "scheduler::StreamK<> (gemm/scheduler/stream_k.hpp), or a batch or groups with scheduler::StridedBatched / "

@@ -70,11 +70,22 @@ struct IssueTurns {
   }
 };
 
+// Where one unit's scales are: A's and B's first (a batch's or group's problem moved by the
+// scales' strides), the row A's scales are addressed by for the unit's first row, and the end
+// of its rows (past it a row's scale is 0: its D is not stored, and nothing past A is read).
+struct UnitScales {
+  const float* a;
+  const float* b;
+  std::int64_t row0;     // the unit's first row (warpgroup's first row) as A's scales address it
+  std::int64_t row_end;  // rows [.., row_end) are the unit's problem's
+};
+
 // Operands: OperandTiles<...>; kRowBlocks: the warpgroup's 64-row blocks; Scales: the scale
 // mode; kTakeTurns: two consumer warpgroups share each tile (Cooperative) and, promoting,
-// issue in turn, through named barriers kTurnBarrier and kTurnBarrier + 1.
+// issue in turn, through named barriers kTurnBarrier and kTurnBarrier + 1; Scheduler: the
+// tile scheduler (a batch or groups move the scales per problem).
 template <class Operands, int kStages, int kRowBlocks_, bool kClusterWaits, class Scales, bool kTakeTurns_,
-          int kTurnBarrier>
+          int kTurnBarrier, class Scheduler>
 struct WgmmaFp8Mainloop {
   static constexpr int kN = Operands::kBlockN;
   static constexpr int kBlockM = Operands::kBlockM;
@@ -99,6 +110,23 @@ struct WgmmaFp8Mainloop {
 
   using Sums = float[kRowBlocks][kAccPerBlock];
   using Turns = IssueTurns<kTurnBarrier>;
+  static constexpr bool kProblemSet = takes_problem_set<Scheduler>;
+
+  // The unit's scales. One GEMM: rows as D's, ending at M. A batch or groups (problem_set.hpp):
+  // rows from the unit's row_begin (the contiguous layout: rows of the whole A, whose scales
+  // have no stride), ending at its problem's last row.
+  template <class Params>
+  TESSERA_DEVICE static UnitScales unit_scales(const Params& p, const WorkUnit& unit, int row0) {
+    const auto& e = p.epilogue;
+    const std::int64_t first = std::int64_t(unit.m) * kBlockM + row0;
+    if constexpr (kProblemSet) {
+      const std::int64_t stride_a = Scheduler::kRowOffsets ? 0 : e.stride_a;
+      return {e.scale_a + unit.problem * stride_a, e.scale_b + unit.problem * e.stride_b, unit.row_begin + first,
+              std::int64_t(unit.row_begin) + unit.rows};
+    } else {
+      return {e.scale_a, e.scale_b, first, p.M};
+    }
+  }
 
   // Keeps the compiler from moving accesses of a set across the asynchronous MMAs.
   TESSERA_DEVICE static void fence(Sums& s) {
@@ -145,18 +173,18 @@ struct WgmmaFp8Mainloop {
     float b;
   };
   template <class Params>
-  TESSERA_DEVICE static RawScales load_block_scales(const Params& p, std::int64_t m0, std::int64_t n0, int kb,
+  TESSERA_DEVICE static RawScales load_block_scales(const Params& p, const UnitScales& at, std::int64_t n0, int kb,
                                                      int k_end, int t) {
     const auto& e = p.epilogue;
     RawScales r{};
     if (kb >= k_end) return r;
-    r.b = __ldg(e.scale_b + (n0 / scale::kBlock) * e.ld_b + kb);
+    r.b = __ldg(at.b + (n0 / scale::kBlock) * e.ld_b + kb);
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int h = 0; h < 2; ++h) {
-        const std::int64_t m = m0 + thread_row(t, rb, h);
-        r.a[rb][h] = m < p.M ? __ldg(e.scale_a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
+        const std::int64_t m = at.row0 + thread_row(t, rb, h);
+        r.a[rb][h] = m < at.row_end ? __ldg(at.a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
       }
     }
     return r;
@@ -189,10 +217,10 @@ struct WgmmaFp8Mainloop {
 
   // The scales of the modes that apply them once: per tensor, per row and column.
   template <class Params>
-  TESSERA_DEVICE static void apply_final_scales(Sums& acc, const Params& p, std::int64_t m0, std::int64_t n0, int t) {
-    const auto& e = p.epilogue;
+  TESSERA_DEVICE static void apply_final_scales(Sums& acc, const Params& p, const UnitScales& at, std::int64_t n0,
+                                                int t) {
     if constexpr (Scales::kKind == scale::Kind::kPerTensor) {
-      const float s = __ldg(e.scale_a) * __ldg(e.scale_b);
+      const float s = __ldg(at.a) * __ldg(at.b);
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         TESSERA_UNROLL
@@ -203,14 +231,14 @@ struct WgmmaFp8Mainloop {
       TESSERA_UNROLL
       for (int j = 0; j < kAccPerBlock / 2; ++j) {
         const std::int64_t n = n0 + Atom::element(t, 4 * (j / 2) + j % 2).col;
-        col[j] = n < p.N ? __ldg(e.scale_b + n) : 0.0f;
+        col[j] = n < p.N ? __ldg(at.b + n) : 0.0f;
       }
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         TESSERA_UNROLL
         for (int h = 0; h < 2; ++h) {
-          const std::int64_t m = m0 + thread_row(t, rb, h);
-          const float row = m < p.M ? __ldg(e.scale_a + m) : 0.0f;
+          const std::int64_t m = at.row0 + thread_row(t, rb, h);
+          const float row = m < at.row_end ? __ldg(at.a + m) : 0.0f;
           TESSERA_UNROLL
           for (int i = 0; i < kAccPerBlock; ++i) {
             if ((i / 2) % 2 == h) acc[rb][i] *= row * col[2 * (i / 4) + i % 2];
@@ -228,7 +256,7 @@ struct WgmmaFp8Mainloop {
   TESSERA_DEVICE static void run(Sums& acc, std::uint32_t stages_a, std::uint32_t stages_b, std::uint64_t* full,
                                  RingPosition<kStages>& pos, const WorkUnit& unit, int row0, Release&& release,
                                  const Params& p, int t, Turns& turns, bool last_unit) {
-    const std::int64_t m0 = std::int64_t(unit.m) * kBlockM + row0;
+    const UnitScales at = unit_scales(p, unit, row0);
     const std::int64_t n0 = std::int64_t(unit.n) * kN;
     const int k_tiles = unit.k_tiles();
     fence(acc);
@@ -238,15 +266,15 @@ struct WgmmaFp8Mainloop {
       Sums sums;
       RawScales next{}, after_next{};
       if constexpr (kBlockScales) {
-        next = load_block_scales(p, m0, n0, unit.k_begin, unit.k_end, t);
-        after_next = load_block_scales(p, m0, n0, unit.k_begin + 1, unit.k_end, t);
+        next = load_block_scales(p, at, n0, unit.k_begin, unit.k_end, t);
+        after_next = load_block_scales(p, at, n0, unit.k_begin + 1, unit.k_end, t);
       }
       for (int kt = 0; kt < k_tiles; ++kt) {
         TileScales scales{};
         if constexpr (kBlockScales) {
           scales = combine(next);
           next = after_next;
-          after_next = load_block_scales(p, m0, n0, unit.k_begin + kt + 2, unit.k_end, t);
+          after_next = load_block_scales(p, at, n0, unit.k_begin + kt + 2, unit.k_end, t);
         }
         nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
         const std::uint32_t a = stages_a + pos.stage * TileA::kBytes, b = stages_b + pos.stage * TileB::kBytes;
@@ -270,7 +298,7 @@ struct WgmmaFp8Mainloop {
     }
     // (No K tiles: acc is 0 and the scales may be null, as can_implement allows for K == 0.)
     if constexpr (!kBlockScales) {
-      if (k_tiles > 0) apply_final_scales(acc, p, m0, n0, t);
+      if (k_tiles > 0) apply_final_scales(acc, p, at, n0, t);
     }
     fence(acc);
   }

@@ -23,7 +23,7 @@
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma/smem_plan.hpp). fp8 operands take
 // their own main loop (wgmma/fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
-// A batch or groups (a scheduler with kProblemSet, problem_set.hpp; 16-bit operands): the same
+// A batch or groups (a scheduler with kProblemSet, problem_set.hpp; any operands): the same
 // kernel on 3-D tensor maps; an epilogue box whose rows all belong to the unit's problem is
 // stored with TMA, one of a group's last tile has the group's rows copied out by the
 // warpgroup's threads.
@@ -150,7 +150,7 @@ struct WgmmaGemmKernel {
                                      unsigned char* staging, int worker, const ClusterPosition<Cluster>& at) {
     using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1)>;
     using Fp8Mainloop = WgmmaFp8Mainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1), typename Config::Scales,
-                                         !Config::kPingpong, kTurnBarrier>;
+                                         !Config::kPingpong, kTurnBarrier, typename Config::Scheduler>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
     unsigned char* my_staging = staging + c * kBoxes * Epilogue::kBoxStride;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
@@ -228,14 +228,17 @@ struct WgmmaGemmKernel {
         Epilogue::direct_store_with(p, output, acc, m0, n0, t);
       }
     }
-    if (Fixup::kActive) {
-      Fixup::finish(
+    if constexpr (Fixup::kActive) {
+      // The split tiles' sums carry A's and B's scales (the main loop applied them to each
+      // part); fp8 writes them through the thread's own output op, whose amax joins this one's.
+      const auto finished = Fixup::finish(
         p.scheduler, worker, at.cm, at.cn,
         [&] {
-          return output_run<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC,
-                            typename Config::Epilogue>(p);
+          return output_run_with<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC>(
+              p, output_op(p));
         },
         c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
+      if constexpr (Config::kFp8) output.amax = fmaxf(output.amax, finished.epilogue.amax);
     }
     if constexpr (kTmaStores) {
       if (t == 0) nvidia::bulk_wait_group<0>();  // the stores have read shared memory and landed

@@ -54,7 +54,15 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
 
   static Status check(const tma_launch::Args<Config>& a) {
     if constexpr (kRefused) return Status::kErrorFp8OperandNotKMajor;
-    return Base::check(a);
+    const Status s = Base::check(a);
+    if constexpr (Config::kFp8 && takes_problem_set<typename Config::Scheduler>) {
+      // The scales of every problem at their strides (the contiguous layout: A's by its rows).
+      if (ok(s)) {
+        return Config::Epilogue::can_implement_problems(a.epilogue, epilogue_problem(a), a.problems.count,
+                                                        Config::Scheduler::kRowOffsets);
+      }
+    }
+    return s;
   }
 
   // fp8: amax of D is gathered with atomic maxima, from 0.
