@@ -462,17 +462,16 @@ Error launch_moe_tessera(Fp8MoeProblem& p, ImplSlot& slot) {
                      reinterpret_cast<const E8*>(p.B.ptr), s.K, nullptr, s.N, p.D.ptr, s.N, 1.0f, 0.0f};
   a.problems.count = s.experts();
   a.problems.stride_b = s.N * s.K;
-  const std::int64_t sa_count = std::int64_t(p.scale_a.count), sb_count = std::int64_t(p.scale_b.count);
   if (s.masked()) {
     a.problems.stride_a = s.max_rows * s.K;
     a.problems.stride_d = s.max_rows * s.N;
     a.problems.group_rows = p.group_rows.ptr;
-    a.epilogue.a = {p.scale_a.ptr, s.max_rows, sa_count, p.k_blocks * s.max_rows};
+    a.epilogue.a = {p.scale_a.ptr, s.max_rows, std::int64_t(p.scale_a.count), p.k_blocks * s.max_rows};
   } else {
     a.problems.group_ends = p.group_ends.ptr;
-    a.epilogue.a = {p.scale_a.ptr, p.sa_ld, sa_count, 0};
+    a.epilogue.a = {p.scale_a.ptr, p.sa_ld, std::int64_t(p.scale_a.count), 0};
   }
-  a.epilogue.b = {p.scale_b.ptr, p.sb_ld, sb_count, p.n_blocks * p.sb_ld};
+  a.epilogue.b = {p.scale_b.ptr, p.sb_ld, std::int64_t(p.scale_b.count), p.n_blocks * p.sb_ld};
   return run_tessera<G>(a, slot);
 }
 #endif
