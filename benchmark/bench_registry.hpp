@@ -48,6 +48,9 @@ struct Impl {
   double tflops_guess = 0.0;   // rough speed, to size iteration counts
   Error (*launch)(P&, ImplSlot&) = nullptr;  // one call on g_dev.stream, no wait
   bool is_floor = false;       // the streaming-read floor, not a GEMM (GemmProblem)
+  // Optional: what the implementation chose for this problem (e.g. the tuned mode's entry),
+  // asked after the timed loop and appended to the benchmark's label.
+  std::string (*describe)(const P&, const ImplSlot&) = nullptr;
 };
 
 // One problem at a time: the implementations of one problem run back to back and share
@@ -109,7 +112,12 @@ void run_benchmark(benchmark::State& state, const Impl<P>& impl, const typename 
   BENCH_OR_SKIP(state, time_iterations(state, p->flops(impl), p->bytes(impl),
                                        [&] { return impl.launch(*p, slot); }, &seconds));
   if (seconds > 0.0) p->add_counters(state, impl, seconds);
-  state.SetLabel(p->label(impl));
+  std::string label = p->label(impl);
+  if (impl.describe) {
+    const std::string chosen = impl.describe(*p, slot);
+    if (!chosen.empty()) label += " " + chosen;
+  }
+  state.SetLabel(label);
 }
 
 // Iterations per repetition: enough for about --target-ms of timed work, within

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Summarise a sweep (tessera_bench --suite=sweep, benchmark/suite_sweep.hpp): for each Tessera
-implementation (tessera_auto, tessera_auto_model, tessera_wgmma, tessera_entry_*), its speed as a
-ratio to the faster of cublas and cublaslt on each shape, then
+implementation (tessera_auto, tessera_auto_model, tessera_tuned, tessera_wgmma, tessera_entry_*),
+its speed as a ratio to the faster of cublas and cublaslt on each shape, then
 
   geomean over all shapes, beta 0 and beta 1; p10 (the 10th percentile); the worst shape;
   geomean per size bucket (2 M N K: below 1 GFLOP, 1-10, 10-100, 100-1000, above);
-  Auto against the default tile: shapes where tessera_auto is slower than tessera_wgmma by
-  more than 2% (and the cost model's the same way);
+  against the default tile (tessera_wgmma), per implementation but the entries: the count of
+  shapes where it is slower by more than 2%, the geomean, p10 and worst of its speed over the
+  default's, and the worst shapes;
+  the tuned mode's choices (from tessera_tuned's labels, "tuned=<entry> candidates=<...>"):
+  how often it kept the selector's own entry, the entries it chose, and tessera_tuned against
+  tessera_auto (the rule it tunes) shape by shape;
   a PNG of ratio against GFLOP (log scale) beside the JSON, when matplotlib is there.
+Markdown, for benchmark/notes.
 
 Usage: scripts/sweep_report.py SWEEP.json [--no-plot] [--out PNG]
 Medians are read as bench_plot.py reads them (its Results class). A shape where an
@@ -15,8 +20,10 @@ implementation was skipped (a failed check, a refused shape) has no ratio for it
 listed at the end.
 """
 import argparse
+import json
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -46,7 +53,7 @@ def fmt(x, digits=3):
     return "—" if x is None else f"{x:.{digits}f}"
 
 
-def report(r, group):
+def report(r, group, labels=None):
     shapes = r.shapes[group]
     ours = [i for i in r.impls[group] if "tessera" in i]
     base = {s: max([v for v in (r.get(group, b, s) for b in BASELINES) if v is not None], default=None) for s in shapes}
@@ -74,22 +81,75 @@ def report(r, group):
             vs = [v for s, v in ratios[i].items() if lo <= gflop(s) < hi]
             cells.append(f"{fmt(geomean(vs))} ({len(vs)})")
         out.append(f"| {i} | " + " | ".join(cells) + " |")
-    for selector in ("tessera_auto", "tessera_auto_model"):
-        if selector not in ratios or "tessera_wgmma" not in ratios:
-            continue
-        a, d = ratios[selector], ratios["tessera_wgmma"]
-        both = [s for s in a if s in d]
-        slower = sorted((s for s in both if a[s] < 0.98 * d[s]), key=lambda s: a[s] / d[s])
-        out += ["", f"{selector} against tessera_wgmma (the default tile): slower by more than 2% on "
-                    f"{len(slower)} of {len(both)} shapes; geomean {selector} / default "
-                    f"{fmt(geomean([a[s] / d[s] for s in both]))}"]
-        for s in slower[:15]:
-            out.append(f"- {s}: {fmt(a[s] / d[s])}")
+    compared = [i for i in ours if i != "tessera_wgmma" and not i.startswith("tessera_entry_")]
+    if "tessera_wgmma" in ratios and compared:
+        d = ratios["tessera_wgmma"]
+        out += ["", "Against tessera_wgmma (the default tile): speed / the default's on the shapes both ran", "",
+                "| implementation | slower by > 2% | geomean | p10 | worst (shape) |", "|---|---|---|---|---|"]
+        details = []
+        for i in compared:
+            a = ratios[i]
+            vs = {s: a[s] / d[s] for s in a if s in d}
+            if not vs:
+                continue
+            slower = sorted((s for s in vs if vs[s] < 0.98), key=vs.get)
+            worst = min(vs, key=vs.get)
+            out.append(f"| {i} | {len(slower)} of {len(vs)} | {fmt(geomean(vs.values()))} | "
+                       f"{fmt(percentile(list(vs.values()), 10))} | {fmt(vs[worst])} ({worst}) |")
+            details += ["", f"{i} against tessera_wgmma (the default tile): slower by more than 2% on "
+                            f"{len(slower)} of {len(vs)} shapes; geomean {i} / default {fmt(geomean(vs.values()))}"]
+            details += [f"- {s}: {fmt(vs[s])}" for s in slower[:10]]
+        out += details
+    if labels:
+        out += tuned_section(ratios, labels)
     missing = [(i, s, r.errors.get((group, i, s), "no median")) for i in ours for s in shapes if s not in ratios[i]]
     if missing:
         out += ["", f"Not timed ({len(missing)}):"]
         out += [f"- {i} {s}: {e}" for i, s, e in missing[:40]]
     return "\n".join(out), ratios
+
+
+def tuned_choices(labels):
+    """{shape: (chosen entry, [candidates, the selector's own first])} from tessera_tuned's labels."""
+    out = {}
+    for shape, label in labels.items():
+        m = re.search(r"tuned=(\w+)(?: candidates=([\w,?]*))?", label)
+        if m:
+            out[shape] = (m.group(1), [c for c in (m.group(2) or "").split(",") if c])
+    return out
+
+
+def tuned_section(ratios, labels):
+    choices = tuned_choices(labels)
+    if not choices:
+        return []
+    kept = sum(1 for c, cands in choices.values() if cands and c == cands[0])
+    counts = {}
+    for c, _ in choices.values():
+        counts[c] = counts.get(c, 0) + 1
+    out = ["", f"tessera_tuned's choices ({len(choices)} shapes): the selector's own entry kept on {kept}; chosen: " +
+           ", ".join(f"{e} {n}" for e, n in sorted(counts.items(), key=lambda x: -x[1]))]
+    t, a = ratios.get("tessera_tuned", {}), ratios.get("tessera_auto", {})
+    vs = {s: t[s] / a[s] for s in t if s in a}
+    if vs:
+        slower = sorted((s for s in vs if vs[s] < 0.98), key=vs.get)
+        faster = [s for s in vs if vs[s] > 1.02]
+        out.append(f"tessera_tuned against tessera_auto: geomean {fmt(geomean(vs.values()))}; faster by more than 2% "
+                   f"on {len(faster)} of {len(vs)} shapes, slower by more than 2% on {len(slower)}")
+        for s in slower[:10]:
+            c = choices.get(s)
+            out.append(f"- {s}: {fmt(vs[s])}" + (f" (tuned {c[0]}, candidates {','.join(c[1])})" if c else ""))
+    return out
+
+
+def read_labels(data, group, impl="tessera_tuned"):
+    """{shape: label} of one implementation's medians (or plain runs) in a Google Benchmark JSON."""
+    out = {}
+    for b in data.get("benchmarks", []):
+        parts = b.get("run_name", b.get("name", "")).split("/")
+        if len(parts) >= 3 and parts[0] == group and parts[1] == impl and b.get("label"):
+            out.setdefault(parts[2], b["label"])
+    return out
 
 
 def gflop(label):
@@ -106,7 +166,7 @@ def plot(ratios, png):
         print("(no plot: matplotlib is not installed)", file=sys.stderr)
         return
     fig, ax = plt.subplots(figsize=(9, 5))
-    for i in ("tessera_auto", "tessera_auto_model", "tessera_wgmma"):
+    for i in ("tessera_auto", "tessera_auto_model", "tessera_tuned", "tessera_wgmma"):
         if i in ratios and ratios[i]:
             xs = [gflop(s) for s in ratios[i]]
             ax.scatter(xs, list(ratios[i].values()), s=10, label=i)
@@ -126,14 +186,14 @@ def main():
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--out", help="PNG path (default: beside the JSON)")
     args = ap.parse_args()
-    import json
     with open(args.json) as f:
-        r = Results(json.load(f))
+        data = json.load(f)
+    r = Results(data)
     groups = [g for g in r.groups if g.startswith("sweep_")]
     if not groups:
         sys.exit("sweep_report.py: no sweep_* benchmarks in " + args.json)
     for g in groups:
-        text, ratios = report(r, g)
+        text, ratios = report(r, g, read_labels(data, g))
         print(text + "\n")
         if not args.no_plot:
             png = args.out or os.path.splitext(args.json)[0] + f"_{g}.png"

@@ -4,10 +4,18 @@
   fit_cost_model.py: entry timings made from known constants (a rate and a fixed cost per
   entry, one bandwidth) through the model's own formula, time = max(work / rate, bytes /
   bandwidth) + fix-up + fixed, are fitted back to those constants, and the header it writes
-  compiles (when a C++ compiler is found) and parses back to them; --first-principles writes
-  the shipped header byte for byte while that header says it is the first-principles one.
+  compiles (when a C++ compiler is found) and parses back to them; the sweep's context names
+  an H100 with its own clock and DRAM interface, which the first-principles peak, the source
+  line and device_facts take up; --first-principles writes the shipped header byte for byte
+  while that header says it is the first-principles one. --report on a made-up held-out sweep
+  whose model choice and entry times are known: the count within 2% of the best entry, the
+  geomean of chosen / best, the worst shape, the measured selectors' rows.
   sweep_report.py: ratios to the faster baseline made known per shape come out as the
-  geomeans, the worst shape and the count of shapes where Auto is slower than the default.
+  geomeans, the worst shape and the count of shapes where Auto is slower than the default;
+  tessera_tuned is in the tables, the table against the default tile has its count, p10 and
+  worst, and its labels give the count of shapes where the selector's own entry was kept.
+The benchmark names carry Google Benchmark's suffix (/iterations:N/repeats:R/manual_time), as
+tessera_bench writes them.
 
 Usage: test_sweep_scripts.py REPO_ROOT (exit status 0 when all hold)
 """
@@ -33,14 +41,22 @@ def check(cond, what):
         print("FAILED:", what)
 
 
-def median(name, tflops=None, ms=None):
+def median(name, tflops=None, ms=None, label=None):
+    name += "/iterations:50/repeats:3/manual_time"
     e = {"name": name + "_median", "run_name": name, "run_type": "aggregate", "aggregate_name": "median",
          "time_unit": "ms"}
     if tflops is not None:
         e["TFLOP/s"] = tflops
     if ms is not None:
         e["real_time"] = ms
+    if label is not None:
+        e["label"] = label
     return e
+
+
+# What tessera_bench writes about an H100 SXM (its clock here made up, to be told from the H200's).
+H100_CONTEXT = {"device": "NVIDIA H100 80GB HBM3", "sm_count": "132", "sm_clock_max_mhz": "1755",
+                "mem_clock_max_mhz": "2619", "mem_bus_bits": "5120"}
 
 
 def fit_round_trip(tmp):
@@ -49,7 +65,7 @@ def fit_round_trip(tmp):
     truth_fixed = {e: rng.uniform(2, 9) for e in fit.ENTRIES}
     truth_bw = 3900.0
     sms = 132
-    context = {"sweep_sms": str(sms)}
+    context = dict(H100_CONTEXT, sweep_sms=str(sms))
     benchmarks = []
     for i in range(60):
         label = f"{i + 1}x4096x4096_b0_bt"
@@ -75,6 +91,22 @@ def fit_round_trip(tmp):
         text = f.read()
     got = fit.parse_header(text)
     check(got["kSms"] == sms, "fit: the SM count of the sweep")
+    peak = 132 * 4096 * 1.755e9 / 1e12
+    check(abs(got["kPeakTflops"] / peak - 1) < 1e-5, f"fit: the H100's peak {got['kPeakTflops']} vs {peak}")
+    check(abs(got["kDsmemGBsPerSm"] - 128 * 1.755) < 1e-3, "fit: DSMEM rate from the H100's clock")
+    check("(NVIDIA H100 80GB HBM3)" in text, "fit: the source names the sweep's device")
+    facts = fit.device_facts(H100_CONTEXT)
+    copy = 4240.0 * 2619 * 5120 / (3201 * 6016)
+    check(facts["sms"] == 132 and abs(facts["clock_ghz"] - 1.755) < 1e-12 and abs(facts["copy_gbs"] - copy) < 1e-9,
+          f"device_facts: {facts}")
+    check(fit.device_facts({}) == fit.H200, "device_facts: the H200's without a context")
+    check(fit.device_facts({"sweep_sms": "114"})["sms"] == 114, "device_facts: sweep_sms alone")
+    other = os.path.join(tmp, "other_device.json")
+    with open(other, "w") as f:
+        json.dump({"context": dict(context, device="NVIDIA H200"), "benchmarks": benchmarks}, f)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fit_cost_model.py"), sweep, other, "-o", out],
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and "one device at a time" in r.stderr, "fit: sweeps of two devices refused")
     check(abs(got["kBandwidthGBs"] / truth_bw - 1) < 0.01, f"fit: bandwidth {got['kBandwidthGBs']} vs {truth_bw}")
     for e in fit.ENTRIES:
         check(abs(got["kTflops"][e] / truth_rate[e] - 1) < 0.01, f"fit: {e} rate {got['kTflops'][e]} vs {truth_rate[e]}")
@@ -105,10 +137,14 @@ def report(tmp):
         label = f"{1 + i * 37}x{1024 * (1 + i % 4)}x4096_{'b1' if i % 4 == 0 else 'b0'}_bt"
         base = rng.uniform(100, 800)
         lt = base * rng.uniform(0.8, 1.0)
-        auto, dflt = rng.uniform(0.5, 1.2), rng.uniform(0.5, 1.2)
-        truth[label] = (auto, dflt)
+        auto, dflt, tuned = rng.uniform(0.5, 1.2), rng.uniform(0.5, 1.2), rng.uniform(0.5, 1.2)
+        truth[label] = (auto, dflt, tuned)
+        # The tuned mode keeps the selector's own entry (the first candidate) on every third shape.
+        chosen = "kSplit64" if i % 3 == 0 else "kLarge"
         benchmarks += [median(f"sweep_bf16/cublas/{label}", base), median(f"sweep_bf16/cublaslt/{label}", lt),
                        median(f"sweep_bf16/tessera_auto/{label}", auto * base),
+                       median(f"sweep_bf16/tessera_tuned/{label}", tuned * base,
+                              label=f"bf16->bf16 ld=4096,4096,1024 tuned={chosen} candidates=kSplit64,kLarge,kStreamK"),
                        median(f"sweep_bf16/tessera_wgmma/{label}", dflt * base)]
     sweep = os.path.join(tmp, "report.json")
     with open(sweep, "w") as f:
@@ -116,12 +152,76 @@ def report(tmp):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/sweep_report.py"), sweep, "--no-plot"],
                        capture_output=True, text=True, check=True)
     text = r.stdout
-    g = math.exp(sum(math.log(a) for a, _ in truth.values()) / len(truth))
+    def gm(values):
+        values = list(values)
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+
+    g = gm(a for a, _, _ in truth.values())
     check(f"| tessera_auto | 40 | {g:.3f} |" in text, f"report: Auto's geomean {g:.3f} in\n{text}")
+    check(f"| tessera_tuned | 40 | {gm(t for _, _, t in truth.values()):.3f} |" in text, "report: tessera_tuned's row")
     worst = min(truth, key=lambda s: truth[s][0])
     check(f"{truth[worst][0]:.3f} ({worst})" in text, "report: the worst shape")
-    slower = sum(1 for a, d in truth.values() if a < 0.98 * d)
-    check(f"slower by more than 2% on {slower} of 40 shapes" in text, f"report: {slower} shapes slower than default")
+    for name, k in (("tessera_auto", 0), ("tessera_tuned", 2)):
+        vs = {s: v[k] / v[1] for s, v in truth.items()}
+        slower = sum(1 for v in vs.values() if v < 0.98)
+        check(f"{name} against tessera_wgmma (the default tile): slower by more than 2% on {slower} of 40 shapes"
+              in text, f"report: {name}: {slower} shapes slower than default")
+        s = sorted(vs.values())
+        at = 39 * 0.1
+        p10 = s[int(at)] + (s[int(at) + 1] - s[int(at)]) * (at - int(at))
+        w = min(vs, key=vs.get)
+        row = f"| {name} | {slower} of 40 | {gm(vs.values()):.3f} | {p10:.3f} | {vs[w]:.3f} ({w}) |"
+        check(row in text, f"report: {row} against the default")
+    check("tessera_tuned's choices (40 shapes): the selector's own entry kept on 14; chosen: kLarge 26, kSplit64 14"
+          in text, "report: the tuned mode's choices")
+    vs = [v[2] / v[0] for v in truth.values()]
+    check(f"tessera_tuned against tessera_auto: geomean {gm(vs):.3f}; faster by more than 2% on "
+          f"{sum(v > 1.02 for v in vs)} of 40 shapes, slower by more than 2% on {sum(v < 0.98 for v in vs)}" in text,
+          "report: tessera_tuned against tessera_auto")
+
+
+def fit_report(tmp):
+    """--report with a table whose choice is known: every entry at 100 TFLOP/s on 100 SMs, no
+    fixed cost, DRAM never the bound, so the model picks the entry with less work."""
+    t = fit.first_principles()
+    t.update(sms=100, bandwidth_gbs=1e9, tflops={e: 100.0 for e in fit.ENTRIES}, fixed_us={e: 0.0 for e in fit.ENTRIES})
+    t["source"] = "made up for the test"
+    os.makedirs(os.path.join(tmp, "made_up"), exist_ok=True)
+    table = os.path.join(tmp, "made_up", "cost_table.hpp")
+    with open(table, "w") as f:
+        f.write(fit.header(t))
+    # Per shape: kLarge has the less work (the model's choice), its time and kSplit64's (us),
+    # and tessera_auto's and tessera_tuned's times.
+    shapes = {"64x4096x4096_b0_bt": (10.0, 10.1), "128x4096x4096_b0_bt": (12.0, 10.0),
+              "256x4096x4096_b1_bt": (10.15, 10.0), "512x4096x4096_b0_bn": (20.0, 10.0)}
+    context = dict(H100_CONTEXT, sweep_sms="100")
+    benchmarks = []
+    for shape, (large_us, split_us) in shapes.items():
+        context[f"sweep_model/{shape}"] = "kLarge=1e6,1,0;kSplit64=2e6,1,0;kTile128=1e5,1,0;"  # kTile128 not timed
+        benchmarks += [median(f"sweep_bf16/tessera_entry_kLarge/{shape}", ms=large_us * 1e-3),
+                       median(f"sweep_bf16/tessera_entry_kSplit64/{shape}", ms=split_us * 1e-3),
+                       median(f"sweep_bf16/tessera_auto/{shape}", ms=min(large_us, split_us) * 1e-3),
+                       median(f"sweep_bf16/tessera_tuned/{shape}", ms=large_us * 1e-3)]
+    benchmarks.append({"name": "sweep_bf16/tessera_entry_kTile128/64x4096x4096_b0_bt", "error_occurred": True,
+                       "error_message": "refused"})
+    heldout = os.path.join(tmp, "heldout.json")
+    with open(heldout, "w") as f:
+        json.dump({"context": context, "benchmarks": benchmarks}, f)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fit_cost_model.py"), "--table", table,
+                        "--report", heldout], capture_output=True, text=True)
+    text = r.stdout
+    check(r.returncode == 0, "report: runs: " + r.stderr)
+    g = (1.0 * 1.2 * 1.015 * 2.0) ** 0.25
+    check(f"| {table} | 4 | 2 (50.0%) | {g:.3f} | 2.000 (512x4096x4096_b0_bn: kLarge vs kSplit64) |" in text,
+          f"report: the table's row ({g:.3f}) in\n{text}")
+    check("| first principles (NVIDIA H100 80GB HBM3 facts) | 4 |" in text, "report: the held-out device's first principles")
+    check("| tessera_auto | 4 | 4 (100.0%) | 1.000 |" in text, "report: tessera_auto measured at the best")
+    check(f"| tessera_tuned | 4 | 2 (50.0%) | {g:.3f} |" in text, "report: tessera_tuned measured")
+    check("- 512x4096x4096_b0_bn: kLarge 20.0 us vs kSplit64 10.0 us (2.000)" in text, "report: the worst shape listed")
+    check("(2; the worst 2)" in text and "- 256x4096x4096_b1_bt" not in text, "report: only shapes off by > 2% listed")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fit_cost_model.py"), "--first-principles",
+                        "--report", os.path.join(tmp, "report.json")], capture_output=True, text=True)
+    check(r.returncode != 0 and "--sweep-entries" in r.stderr, "report: a sweep without entry timings is refused")
 
 
 def main():
@@ -129,6 +229,7 @@ def main():
     try:
         fit_round_trip(tmp)
         report(tmp)
+        fit_report(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
