@@ -18,8 +18,10 @@
 // Inputs: random values in [-2, 2) encoded to e4m3 on the host (fp8_e4m3.hpp), never 0;
 // scales random with 4 significant bits, so that every dequantized value (4 bits times 4
 // bits) is exact in bf16. The checks: the sampled rows against float64 of the
-// dequantized inputs, and the whole output against cuBLAS's bf16 GEMM of the same
-// dequantized inputs, with the tolerance fp8_tolerance derives. CUDA only.
+// dequantized inputs, and the whole output against cuBLAS's bf16 GEMM (fp32 D) of the same
+// dequantized inputs, with the tolerance fp8_tolerance derives. A shape with `floor` set
+// (the decode shapes of the fp8moe suite) also has the streaming read of B's bytes timed
+// beside it, as the LLM suite's decode shapes. CUDA only.
 #pragma once
 
 #if defined(TESSERA_CUDA)
@@ -34,6 +36,8 @@
 #include "bench_registry.hpp"
 #include "checks.hpp"
 #include "fp8_e4m3.hpp"
+#include "gemm_impls.hpp"
+#include "stream_floor.hpp"
 #include "vendor_blas.hpp"
 #include "vendor_blas_lt.hpp"
 
@@ -60,9 +64,12 @@ double fp8_tolerance(std::int64_t K) {
 struct Fp8Spec {
   std::int64_t M = 0, N = 0, K = 0;
   bool block = false;  // block scales (else one scale per tensor)
+  bool floor = false;  // decode: the streaming read of B's bytes measured beside it (stream_floor.hpp)
   std::string shape() const { return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K); }
   double flops() const { return 2.0 * double(M) * double(N) * double(K); }
-  std::string key() const { return std::string(block ? "fp8_block/" : "fp8_tensor/") + shape(); }
+  std::string key() const {
+    return std::string(block ? "fp8_block/" : "fp8_tensor/") + shape() + (floor ? "/floor" : "");
+  }
 };
 
 // A random e4m3 code for a value in [-2, 2), never +-0: element i of the stream `seed`.
@@ -85,6 +92,27 @@ const std::vector<float>& e4m3_values() {
   return table;
 }
 
+// cuBLASLt's description of D (M x N, row-major, bf16) = A (M x K, row-major e4m3) times
+// W[N][K] (e4m3), the transposed problem ("TN"), with the scales above: per tensor one
+// float each, or block scales in the layouts at the top of the file (scale_a's ld M, a
+// multiple of 4). Also the fp8moe suite's per-expert calls (suite_fp8_moe.hpp).
+LtMatmulSpec fp8_lt_spec(std::int64_t M, std::int64_t N, std::int64_t K, bool block, const float* scale_a,
+                         const float* scale_b) {
+  LtMatmulSpec s;
+  s.op_x = CUBLAS_OP_T;
+  s.op_y = CUBLAS_OP_N;
+  s.x = {CUDA_R_8F_E4M3, std::uint64_t(K), std::uint64_t(N), K};
+  s.y = {CUDA_R_8F_E4M3, std::uint64_t(K), std::uint64_t(M), K};
+  s.d = {CUDA_R_16BF, std::uint64_t(N), std::uint64_t(M), N};
+  s.x_scale = scale_b;
+  s.y_scale = scale_a;
+  if (block) {
+    s.x_scale_mode = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+    s.y_scale_mode = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+  }
+  return s;
+}
+
 struct Fp8Problem : ProblemBase {
   using Spec = Fp8Spec;
   Fp8Spec spec;
@@ -94,8 +122,11 @@ struct Fp8Problem : ProblemBase {
   DeviceBuffer<std::uint8_t> A, B;
   DeviceBuffer<float> scale_a, scale_b;
   DeviceBuffer<tessera::bfloat16_t> D;
-  std::vector<tessera::bfloat16_t> ref_host;
+  std::vector<float> ref_host;  // cuBLAS's GEMM of the dequantized inputs, fp32 D
   SampledRows sampled;
+  double floor_seconds = 0.0;  // spec.floor: the streaming read of B, median of 30 (0: none)
+  Error floor_error;
+  StreamFloor floor;
 
   explicit Fp8Problem(const Fp8Spec& s) : spec(s) {}
 
@@ -112,21 +143,7 @@ struct Fp8Problem : ProblemBase {
     return other_layout ? sb[std::size_t(kb * n_blocks + nb)] : sb[std::size_t(nb * sb_ld + kb)];
   }
 
-  LtMatmulSpec lt_spec() const {
-    LtMatmulSpec s;
-    s.op_x = CUBLAS_OP_T;
-    s.op_y = CUBLAS_OP_N;
-    s.x = {CUDA_R_8F_E4M3, std::uint64_t(spec.K), std::uint64_t(spec.N), spec.K};
-    s.y = {CUDA_R_8F_E4M3, std::uint64_t(spec.K), std::uint64_t(spec.M), spec.K};
-    s.d = {CUDA_R_16BF, std::uint64_t(spec.N), std::uint64_t(spec.M), spec.N};
-    s.x_scale = scale_b.ptr;
-    s.y_scale = scale_a.ptr;
-    if (spec.block) {
-      s.x_scale_mode = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
-      s.y_scale_mode = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
-    }
-    return s;
-  }
+  LtMatmulSpec lt_spec() const { return fp8_lt_spec(spec.M, spec.N, spec.K, spec.block, scale_a.ptr, scale_b.ptr); }
 
   // Rows of D in float64 from the codes and the scales read through one layout choice.
   SampledRows rows_f64(const std::vector<std::int64_t>& rows, bool other_a, bool other_b) const {
@@ -152,6 +169,7 @@ struct Fp8Problem : ProblemBase {
   Error build();
 
   Error check(const Impl<Fp8Problem>& impl, ImplSlot& slot) {
+    if (impl.is_floor) return floor_seconds > 0.0 ? Error{} : floor_error;
     BENCH_TRY(fill_poison(D));
     std::vector<tessera::bfloat16_t> out;
     BENCH_TRY(launch_and_fetch(*this, impl, slot, D, out));
@@ -162,7 +180,7 @@ struct Fp8Problem : ProblemBase {
   Error judge(const std::vector<tessera::bfloat16_t>& out) const {
     const double tol = fp8_tolerance(spec.K);
     Error verdict = judge_output<tessera::RowMajor>(spec.M, spec.N, out, spec.N, ref_host,
-                                                    "cuBLAS bf16 GEMM of the dequantized inputs", sampled, tol);
+                                                    "cuBLAS bf16 GEMM (fp32 D) of the dequantized inputs", sampled, tol);
     const bool rows_failed = verdict.rfind("CHECK FAILED vs float64", 0) == 0;
     if (!rows_failed || !spec.block) return verdict;
     // Which layout of the scales would the output match? (One GPU run says it all.)
@@ -181,12 +199,20 @@ struct Fp8Problem : ProblemBase {
     return verdict;
   }
 
-  double flops(const Impl<Fp8Problem>&) const { return spec.flops(); }
-  double bytes(const Impl<Fp8Problem>&) const {
+  double flops(const Impl<Fp8Problem>& impl) const { return impl.is_floor ? 0.0 : spec.flops(); }
+  double bytes(const Impl<Fp8Problem>& impl) const {
+    if (impl.is_floor) return double(B.count);
     return double(A.count + B.count) + double(scale_a.count + scale_b.count) * 4.0 + double(D.count) * 2.0;
   }
-  void add_counters(benchmark::State&, const Impl<Fp8Problem>&, double) const {}
-  std::string label(const Impl<Fp8Problem>&) const {
+  // Decode shapes (spec.floor): the weights' bandwidth and the fraction of the floor's, as
+  // in the LLM suite.
+  void add_counters(benchmark::State& state, const Impl<Fp8Problem>&, double seconds) const {
+    if (!spec.floor) return;
+    state.counters["weights_GB/s"] = benchmark::Counter(double(B.count) / seconds / 1e9);
+    if (floor_seconds > 0.0) state.counters["floor_fraction"] = benchmark::Counter(floor_seconds / seconds);
+  }
+  std::string label(const Impl<Fp8Problem>& impl) const {
+    if (impl.is_floor) return "streaming read of B (" + std::to_string(B.count >> 20) + " MiB of e4m3)";
     return spec.block ? "e4m3 x e4m3 -> bf16, A 1x128 (VEC128_32F), B 128x128 (BLK128x128_32F) scales"
                       : "e4m3 x e4m3 -> bf16, per-tensor scales";
   }
@@ -194,7 +220,6 @@ struct Fp8Problem : ProblemBase {
 
 Error Fp8Problem::build() {
   const std::int64_t M = spec.M, N = spec.N, K = spec.K;
-  if (spec.block && M % 4 != 0) return "fp8 block scales: M must be a multiple of 4 (the 1x128 scales' leading dimension)";
   k_blocks = (K + kFp8Block - 1) / kFp8Block;
   n_blocks = (N + kFp8Block - 1) / kFp8Block;
   sb_ld = (k_blocks + 3) / 4 * 4;
@@ -256,7 +281,8 @@ Error Fp8Problem::build() {
   for (std::int64_t n : inexact) total_inexact += n;
   if (total_inexact) return std::to_string(total_inexact) + " dequantized values are not exact in bf16";
   {
-    DeviceBuffer<tessera::bfloat16_t> a_dev, b_dev, d_ref;
+    DeviceBuffer<tessera::bfloat16_t> a_dev, b_dev;
+    DeviceBuffer<float> d_ref;
     BENCH_TRY(a_dev.allocate(a_deq.size()));
     BENCH_TRY(b_dev.allocate(b_deq.size()));
     BENCH_TRY(d_ref.allocate(D.count));
@@ -268,10 +294,25 @@ Error Fp8Problem::build() {
     BENCH_TRY(d_ref.to_host(ref_host));
   }
   sampled = rows_f64(sample_rows(M, next_seed()), false, false);
+
+  // Decode: the floor, checked (it read every byte) and then timed, median of 30.
+  if (spec.floor) {
+    floor_error = [&]() -> Error {
+      BENCH_TRY(floor.init(B.ptr, B.count));
+      BENCH_TRY(floor.check(host_word_sum(qb.data(), qb.size())));
+      return median_seconds(30, [&] { return floor.launch(); }, floor_seconds);
+    }();
+    if (!floor_error.empty()) floor_seconds = 0.0;
+  }
   return {};
 }
 
+// cuBLASLt's 1 x 128 scales (VEC128_32F) need M a multiple of 4 (their leading dimension
+// is M); such shapes do not register this baseline with block scales.
+bool lt_takes_fp8_shape(const Fp8Spec& s) { return !s.block || s.M % 4 == 0; }
+
 Error launch_fp8_cublaslt(Fp8Problem& p, ImplSlot& slot) {
+  if (!lt_takes_fp8_shape(p.spec)) return "cuBLASLt block scales (VEC128_32F) need M a multiple of 4";
   return lt_run(slot, p.lt_spec(), p.B.ptr, p.A.ptr, p.D.ptr, 1.0f, 0.0f);
 }
 
@@ -293,16 +334,23 @@ struct Fp8Impl {
 // Tessera's fp8 GEMM (WgmmaConfig with e4m3 A and B, bf16 D) on the suite's operands and
 // scales, which are laid out as its scale modes read them (gemm/scale_mode.hpp): per tensor,
 // one float each; block scales sa[kb * M + m] (ld M) and sb[nb * L4 + kb] (ld L4).
+// The arguments of Tessera's fp8 GEMM G on the problem's operands and scales, D = alpha A B.
+template <class G>
+typename G::Args fp8_tessera_args(const Fp8Problem& p, float alpha = 1.0f) {
+  using E8 = tessera::float8_e4m3_t;
+  const Fp8Spec& s = p.spec;
+  typename G::Args a{s.M, s.N, s.K, reinterpret_cast<const E8*>(p.A.ptr), s.K,
+                     reinterpret_cast<const E8*>(p.B.ptr), s.K, nullptr, s.N, p.D.ptr, s.N, alpha, 0.0f};
+  a.epilogue.a = {p.scale_a.ptr, s.block ? s.M : 0, std::int64_t(p.scale_a.count)};
+  a.epilogue.b = {p.scale_b.ptr, s.block ? p.sb_ld : 0, std::int64_t(p.scale_b.count)};
+  return a;
+}
+
 template <class TensorConfig, class BlockConfig>
 Error launch_fp8_tessera(Fp8Problem& p, ImplSlot& slot) {
   auto go = [&](auto config) -> Error {
     using G = tessera::gemm::Gemm<decltype(config)>;
-    using E8 = tessera::float8_e4m3_t;
-    const Fp8Spec& s = p.spec;
-    const typename G::Args a{s.M, s.N, s.K, reinterpret_cast<const E8*>(p.A.ptr), s.K,
-                             reinterpret_cast<const E8*>(p.B.ptr), s.K, nullptr, s.N, p.D.ptr, s.N, 1.0f, 0.0f,
-                             {{p.scale_a.ptr, s.block ? s.M : 0, std::int64_t(p.scale_a.count)}, {p.scale_b.ptr, s.block ? p.sb_ld : 0, std::int64_t(p.scale_b.count)}, nullptr, nullptr}};
-    return run_tessera<G>(a, slot);
+    return run_tessera<G>(fp8_tessera_args<G>(p), slot);
   };
   if (p.spec.block) {
     if constexpr (!std::is_void_v<BlockConfig>) return go(BlockConfig{});

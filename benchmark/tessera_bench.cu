@@ -27,7 +27,8 @@
 //   checks.hpp             the GEMM problem (inputs, references) and the output verdict
 //   gemm_impls.hpp         the implementations a GEMM problem can time
 //   tessera_variants.hpp   the Tessera GEMMs timed, one line each
-//   suite_llm.hpp, suite_sweep.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp
+//   suite_llm.hpp, suite_sweep.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp,
+//   suite_fp8_moe.hpp (fp8 grouped/masked MoE, fused bias+GELU, decode split K)
 //   suite_lowp.hpp         (HIP) Tessera's fp8 / MX MFMA configurations; lowp_elements.hpp
 //   tessera_bench.cu       the classic suite, the suite choice and main
 #include <benchmark/benchmark.h>
@@ -44,6 +45,7 @@
 #include "suite_batched.hpp"
 #include "suite_epilogue.hpp"
 #include "suite_fp8.hpp"
+#include "suite_fp8_moe.hpp"
 #include "suite_grouped.hpp"
 #include "suite_llm.hpp"
 #include "suite_sweep.hpp"
@@ -145,6 +147,9 @@ const std::vector<Suite>& suites() {
               "16-bit/fp32 D, beta 0/1",
        "^llm_", &register_llm_suite},
       {"fp8", "cuBLASLt e4m3 GEMMs, per-tensor and block scales", "^fp8_", &register_fp8_suite},
+      {"fp8moe", "fp8 for mixture of experts: grouped (contiguous) vs dense and a per-expert cuBLASLt loop, "
+                 "masked decode vs the weights' streaming floor, fused bias+GELU, decode split K",
+       "^fp8moe_", &register_fp8_moe_suite},
       {"many", "grouped (MoE) vs one dense GEMM, strided-batched, fused bias+GELU",
        "^(grouped|batched|epilogue_gelu_bias)/", &register_many_suite},
       {"sweep", "seeded transformer-like shapes (--sweep-seed, --sweep-count, --sweep-entries), Auto, AutoModel, "

@@ -40,6 +40,11 @@ def fixture():
     b += medians(f"grouped/cublas_grouped/{g}", **{"TFLOP/s": 329.0})
     b += medians(f"grouped/dense_cublas/{g}", **{"TFLOP/s": 804.0})
     b += medians(f"grouped/dense_cublaslt/{g}", **{"TFLOP/s": 790.0})
+    m = "64e_zipf_32768x4096x7168"
+    b += medians(f"fp8moe_grouped/tessera_grouped/{m}", **{"TFLOP/s": 1140.0})
+    b += medians(f"fp8moe_grouped/cublaslt_loop/{m}", **{"TFLOP/s": 500.0})
+    b += medians(f"fp8moe_grouped/dense_tessera/{m}", **{"TFLOP/s": 1200.0})
+    b += medians(f"fp8moe_grouped/dense_cublaslt/{m}", **{"TFLOP/s": 1300.0})
     b += medians(f"fp32/tessera_fma/{big}", **{"TFLOP/s": 46.0})
     b += medians(f"fp32/cublas/{big}", **{"TFLOP/s": 50.0})
     b += medians(f"fp32/naive/{big}", **{"TFLOP/s": 4.0})
@@ -77,7 +82,7 @@ def main():
         if got != want:
             failures.append(f"{what}: got {got!r}, want {want!r}")
 
-    llm, grouped, fp32 = t["shape"][0], t["shape"][1], t["shape"][2]
+    llm, grouped, moe, fp32 = t["shape"][0], t["shape"][1], t["shape"][2], t["shape"][3]
     ratio = "tessera_wgmma ÷ best baseline"
     expect("4096^3 ratio to the faster baseline (700/800)", llm["4096x4096x4096"][ratio], "0.88")
     expect("decode ratio (20/30)", llm["16x4096x4096"][ratio], "0.67")
@@ -92,11 +97,18 @@ def main():
     expect("cuBLAS's fraction of the floor", decode["cublas ÷ floor"], "0.60")
     expect("grouped: best baseline over the best dense (329/804)",
            grouped["8e_fixed_4096x4096x7168"]["best baseline ÷ best dense_cublas/dense_cublaslt"], "0.41")
+    m = moe["64e_zipf_32768x4096x7168"]
+    expect("fp8moe: grouped over the cuBLASLt loop (1140/500)", m["tessera_grouped ÷ best baseline"], "2.28")
+    expect("fp8moe: grouped over the best dense (1140/1300)",
+           m["tessera_grouped ÷ best dense_cublaslt"], "0.88")
+    expect("fp8moe: grouped over Tessera's dense (1140/1200)", m["tessera_grouped ÷ dense_tessera"], "0.95")
+    expect("fp8moe: no dense_tessera ÷ itself", "dense_tessera ÷ dense_tessera" in m, False)
     expect("fp32 ratio to cuBLAS (46/50)", fp32["4096x4096x4096"]["tessera_fma ÷ best baseline"], "0.92")
     expect("fp32 ratio to naive (46/4)", fp32["4096x4096x4096"]["tessera_fma ÷ naive"], "11.50")
     expect("skipped note", "`llm_bf16/tessera_wgmma/1000x1000x1000` skipped: CHECK FAILED vs float64 (test)" in text,
            True)
-    expect("suite headings", [h for h in ("## LLM shapes", "## Many GEMMs: grouped", "## Classic") if h not in text],
+    expect("suite headings", [h for h in ("## LLM shapes", "## Many GEMMs: grouped", "## FP8 for mixture of experts",
+                                          "## Classic") if h not in text],
            [])
     for f in failures:
         print("FAILED:", f)

@@ -13,12 +13,15 @@ Implementations are read by name:
   floor              the decode floor: a streaming read of the weights
   naive              the naive kernel (the classic fp32 tables)
   dense_*, plain_*   comparison points: one dense GEMM of the grouped problem's total M;
-                     the plain GEMM beside a fused epilogue
+                     the plain GEMM beside a fused epilogue (dense_tessera, plain_tessera:
+                     Tessera's own, counted as Tessera's but also a comparison point)
   anything else      a baseline (cublas, cublaslt, rocblas, cublas_grouped, ...)
 Each table has every implementation's TFLOP/s, each Tessera implementation's ratio to the
 faster baseline of that shape (and to the best comparison point, where there is one; a
 group without Tessera entries shows its best baseline's ratio to the best comparison
-point instead), and the geometric mean of each ratio column over the shapes where it is
+point instead; and to each Tessera comparison point, dense_tessera or plain_tessera, where
+the group has one: the grouped GEMM against Tessera's dense GEMM of the same rows, the
+fused epilogue against Tessera's plain GEMM), and the geometric mean of each ratio column over the shapes where it is
 defined. Decode shapes get a second table: the floor's bandwidth of weights, each
 implementation's bandwidth of weights and its fraction of the floor's (the JSON's
 weights_GB/s and floor_fraction counters). The tables need only the standard library;
@@ -39,6 +42,7 @@ COUNTERS = ("TFLOP/s", "GB/s", "weights_GB/s", "floor_fraction")
 # Suite headings by group name (first match wins).
 SUITES = [
     ("llm_", "LLM shapes"),
+    ("fp8moe_", "FP8 for mixture of experts (grouped, masked decode, fused bias+GELU, decode split K)"),
     ("fp8_", "FP8 (cuBLASLt e4m3)"),
     ("lowp", "Low precision on AMD (fp8, MXFP8, MXFP4 MFMA vs hipBLASLt)"),
     ("grouped", "Many GEMMs: grouped (mixture of experts)"),
@@ -148,6 +152,13 @@ def ratio_columns(r, group):
         if comparisons:
             columns.append((f"{subject} ÷ best {'/'.join(comparisons)}",
                             {s: ratio(value(s), best(r, group, comparisons, s)) for s in r.shapes[group]}))
+    # Tessera's own comparison points (dense_tessera, plain_tessera): every other Tessera
+    # implementation's ratio to each.
+    own_points = [i for i in ours if i.startswith(COMPARISON_PREFIXES)]
+    for subject in [i for i in ours if i not in own_points]:
+        for point in own_points:
+            columns.append((f"{subject} ÷ {point}",
+                            {s: ratio(r.get(group, subject, s), r.get(group, point, s)) for s in r.shapes[group]}))
     if NAIVE in r.impls[group]:
         for subject in ours:
             columns.append((f"{subject} ÷ naive",

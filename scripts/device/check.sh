@@ -10,7 +10,7 @@
 #                     suite's [sanitize] cross-section (suites without one are listed as such)
 #   --sass            scripts/sass_check.py over each chosen suite (HGMMA/QGMMA, no local memory)
 #   --mutants[=LIST]  scripts/device/mutation_check.sh: every mutant (or those named) must fail
-#   --bench=LIST      tessera_bench suites (llm,fp8,many,classic or all), one run per suite, the
+#   --bench=LIST      tessera_bench suites (llm,fp8,fp8moe,many,classic or all), one run per suite, the
 #                     JSON to benchmark/results/<device>_<suite>[_hot][_subset].json (replacing
 #                     the last one) and $OUT, tables from scripts/bench_plot.py
 #   --bench-args=ARGS more tessera_bench arguments, split on spaces (--reps=3 --target-ms=20,
@@ -242,7 +242,7 @@ if [[ -n $bench ]]; then
       record bench "FAIL (no usable GPU)" 0 "-"
     else
       mkdir -p "$results"
-      [[ $bench == all ]] && bench=llm,fp8,many,classic
+      [[ $bench == all ]] && bench=llm,fp8,fp8moe,many,classic
       for s in $(split "$bench"); do
         json="$results/${dev}_${s}${suffix}.json"  # replaces the last run of this suite
         if step "bench $s" "bench.$s.log" "$b" --suite="$s" --benchmark_out="$json" --benchmark_out_format=json \
