@@ -63,7 +63,6 @@ struct AutoProblem {
   std::int64_t M = 0, N = 0, K = 0;
   bool tma_a = false, tma_b = false;  // TMA can describe A, B (tma.hpp)
   bool k_major_a = true;              // A is row-major
-  bool k_major_b = true;              // B is column-major (W[N][K]; read by the measured selector)
   bool workspace = false;             // the call passes a workspace (of workspace_size(args) bytes)
   bool odd_pitch = false;             // A's or B's rows are an odd multiple of 16 bytes apart
   int sms = 132;
@@ -71,6 +70,8 @@ struct AutoProblem {
   // bytes of an element of A, B, C and D.
   bool reads_c = false;
   int bytes_a = 2, bytes_b = 2, bytes_c = 2, bytes_d = 2;
+  // Read by the measured selector (select/nearest_shapes.hpp) only: B is column-major (W[N][K]).
+  bool k_major_b = true;
 };
 
 // Why an entry was chosen (explain() says it in words).
