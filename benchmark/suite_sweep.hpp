@@ -9,7 +9,7 @@
 //                                                (a run with --sweep-entries)
 //
 // Names: sweep_bf16/<impl>/<M>x<N>x<K>_b<beta>_b<t|n> (bt: B = W[N][K], bn: B row-major K x N).
-// Implementations: tessera_auto (the measured selector), tessera_auto_rule (the rule),
+// Implementations: tessera_auto (the timed selector), tessera_auto_rule (the rule),
 // tessera_auto_model (the cost model),
 // tessera_tuned (Tuned<Auto<...>>, select/tuned.hpp: the benchmark's first, untimed call of
 // each shape times the candidates and caches the winner, before the output is checked; the

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes include/tessera/gemm/select/measured_table.hpp, the data of Auto's default selector
+"""Writes include/tessera/gemm/select/timed_table.hpp, the data of Auto's default selector
 (select::NearestShapes, include/tessera/gemm/select/nearest_shapes.hpp): every entry of Auto's
 table timed on a sweep of shapes, kept as each entry's log time over the shape's fastest entry.
 
-  fit_selector_table.py SWEEP.json [SWEEP2.json ...] -o include/tessera/gemm/select/measured_table.hpp
+  fit_selector_table.py SWEEP.json [SWEEP2.json ...] -o include/tessera/gemm/select/timed_table.hpp
       the table from sweeps run with `tessera_bench --suite=sweep --sweep-entries
       --sweep-seed=S --benchmark_out=SWEEP.json --benchmark_out_format=json` (one device);
   fit_selector_table.py SWEEP.json ... --report HELDOUT.json
@@ -123,14 +123,14 @@ def write_header(rows, sources, device, out):
         "",
         "namespace tessera::gemm::select {",
         "",
-        "struct MeasuredShape {",
+        "struct TimedShape {",
         "  float log2_m, log2_n, log2_k;",
         "  bool reads_c;    // beta != 0",
         "  bool k_major_b;  // B column-major (W[N][K])",
         "  float cost[10];",
         "};",
         "",
-        "struct MeasuredTable {",
+        "struct TimedTable {",
         '  static constexpr const char* kSource = "%s";' % (
             "%d shapes of %s on the %s" % (len(rows), " and ".join(sources), device)),
         "  static constexpr int kEntries = %d;" % len(ENTRIES),
@@ -139,7 +139,7 @@ def write_header(rows, sources, device, out):
             BETA_PENALTY, LAYOUT_PENALTY, DISTANCE_FLOOR, DEFAULT_MARGIN),
         "  static constexpr float kNotMeasured = %rf;" % NOT_MEASURED,
         "  static constexpr int kShapes = %d;" % len(rows),
-        "  static constexpr MeasuredShape kData[kShapes] = {",
+        "  static constexpr TimedShape kData[kShapes] = {",
     ]
     def literal(x, digits):
         s = "%.*g" % (digits, x)

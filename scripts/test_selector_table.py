@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Auto's measured selector, its two implementations against each other and its generator:
+"""Auto's timed selector, its two implementations against each other and its generator:
 
-  - the shipped table (include/tessera/gemm/select/measured_table.hpp) parses back into rows;
+  - the shipped table (include/tessera/gemm/select/timed_table.hpp) parses back into rows;
   - on a few hundred random calls, the C++ selector (select/nearest_shapes.hpp, compiled here
     into a small program when a C++ compiler is found) and the Python one
     (fit_selector_table.choose, which the held-out report uses) choose the same entry, except
@@ -82,7 +82,7 @@ def compiler():
 
 def main():
     failures = []
-    header = os.path.join(ROOT, "include/tessera/gemm/select/measured_table.hpp")
+    header = os.path.join(ROOT, "include/tessera/gemm/select/timed_table.hpp")
     rows = parse_header(header)
     declared = int(re.search(r"kShapes = (\d+);", open(header).read()).group(1))
     if len(rows) != declared or declared == 0:
@@ -138,7 +138,7 @@ def main():
                                    "aggregate_name": "median", "run_type": "aggregate", "real_time": t, "time_unit": "ms"})
         sweep = os.path.join(tmp, "sweep.json")
         json.dump({"context": {"device": "made-up"}, "benchmarks": benchmarks}, open(sweep, "w"))
-        out_header = os.path.join(tmp, "measured_table.hpp")
+        out_header = os.path.join(tmp, "timed_table.hpp")
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fit_selector_table.py"), sweep, "-o", out_header],
                        check=True, capture_output=True)
         made = parse_header(out_header)
@@ -151,7 +151,7 @@ def main():
             failures.append("on its own made-up sweep the selector picks the fastest entry on too few shapes:\n" + rep)
         if cxx is not None:
             src = os.path.join(tmp, "compile.cpp")
-            open(src, "w").write('#include "%s"\nint main() { return tessera::gemm::select::MeasuredTable::kShapes == 120 ? 0 : 1; }\n'
+            open(src, "w").write('#include "%s"\nint main() { return tessera::gemm::select::TimedTable::kShapes == 120 ? 0 : 1; }\n'
                                  % out_header)
             subprocess.run([cxx, "-std=c++17", src, "-o", os.path.join(tmp, "c")], check=True)
             if subprocess.run([os.path.join(tmp, "c")]).returncode != 0:

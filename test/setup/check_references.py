@@ -38,7 +38,8 @@ OTHER_PROJECTS = {
     "HipKittens": ["fp6_dwordx3/kernels/gemm/fp6fp32/16x16x128_utils.cpp", "16x16x128_4wave.cpp"],
 }
 # Files written by this repository's scripts or configure step, named where they are made.
-OUTPUTS = ["probe.hip", "kernel_src.py", "lowp_kernel_src.py", "table.md", "proxy.md", "use.cpp", "fp.hpp"]
+OUTPUTS = ["probe.hip", "kernel_src.py", "lowp_kernel_src.py", "table.md", "proxy.md", "use.cpp", "fp.hpp",
+           "probe.cpp", "compile.cpp"]
 RECORDED = ("benchmark/results/", "test/isa/reference/")
 
 

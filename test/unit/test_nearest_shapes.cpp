@@ -1,4 +1,4 @@
-// Host tests of Auto's measured selector (select/nearest_shapes.hpp): it ranks only entries that
+// Host tests of Auto's timed selector (select/nearest_shapes.hpp): it ranks only entries that
 // run the problem, each once; the default comes first where it is within the margin of the
 // winner; a problem at a calibrated shape takes that shape's fastest entry where its neighbours
 // agree; explain_nearest says where the choice came from. scripts/test_selector_table.py checks
@@ -86,7 +86,7 @@ TEST_CASE("nearest shapes: without TMA or a K-major A, only the entries that nee
 TEST_CASE("nearest shapes: a calibrated shape whose neighbours agree takes its fastest entry", "[gemm][auto][nearest]") {
   int agreeing = 0;
   for (int r = 0; r < Table::kShapes; ++r) {
-    const select::MeasuredShape& s = Table::kData[r];
+    const select::TimedShape& s = Table::kData[r];
     AutoProblem p = problem(std::llround(std::exp2(s.log2_m)), std::llround(std::exp2(s.log2_n)),
                             std::llround(std::exp2(s.log2_k)));
     p.reads_c = s.reads_c;
@@ -100,7 +100,7 @@ TEST_CASE("nearest shapes: a calibrated shape whose neighbours agree takes its f
     int fastest = -1;
     bool agree = true;
     for (int j = 0; j < Table::kNeighbours && agree; ++j) {
-      const select::MeasuredShape& q = Table::kData[near[j].row];
+      const select::TimedShape& q = Table::kData[near[j].row];
       int f = -1;
       for (int e = 0; e < Table::kEntries; ++e) {
         if (q.cost[e] == 0.0f) f = e;

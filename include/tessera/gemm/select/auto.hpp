@@ -10,8 +10,8 @@
 // or without 2 x 1 clusters). Which one, the selector says from the call (M, N, K, whether TMA
 // can describe A and B, the layouts, whether the epilogue reads C, whether the call passes a
 // workspace: the stream-K entries split K only through one, the device's SM count):
-//   Auto        the measured selector (select/nearest_shapes.hpp): the entry that ran fastest on
-//               the calibrated shapes nearest to the call (select/measured_table.hpp, generated
+//   Auto        the timed selector (select/nearest_shapes.hpp): the entry that ran fastest on
+//               the calibrated shapes nearest to the call (select/timed_table.hpp, generated
 //               from a sweep by scripts/fit_selector_table.py);
 //   AutoByRule  the hand-written rule of select/auto_rule.hpp;
 //   AutoModel   the cost model of select/cost_model.hpp;
@@ -116,12 +116,12 @@ struct AutoSelected {
                 "option::OutputElement<T> and option::Epilogue<E>");
 };
 
-// The measured selector of select/nearest_shapes.hpp picks (the default): the entry that ran
+// The timed selector of select/nearest_shapes.hpp picks (the default): the entry that ran
 // fastest on the calibrated shapes nearest to the call.
 template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
 struct Auto : AutoSelected<select::NearestShapes, EA, LA, EB, LB, EC, LC, Options...> {};
 
-// The hand-written rule of select/auto_rule.hpp picks (the default before the measured table).
+// The hand-written rule of select/auto_rule.hpp picks (the default before the timed table).
 template <class EA, class LA, class EB, class LB, class EC, class LC, class... Options>
 struct AutoByRule : AutoSelected<select::Rule, EA, LA, EB, LB, EC, LC, Options...> {};
 

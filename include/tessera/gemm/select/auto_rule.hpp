@@ -70,7 +70,7 @@ struct AutoProblem {
   // bytes of an element of A, B, C and D.
   bool reads_c = false;
   int bytes_a = 2, bytes_b = 2, bytes_c = 2, bytes_d = 2;
-  // Read by the measured selector (select/nearest_shapes.hpp) only: B is column-major (W[N][K]).
+  // Read by the timed selector (select/nearest_shapes.hpp) only: B is column-major (W[N][K]).
   bool k_major_b = true;
 };
 

@@ -65,7 +65,7 @@ TunedKey tuned_key(const ConfigArguments<Config>& a, bool workspace, int device)
 
 #if defined(TESSERA_CUDA)
 
-// The candidates a first call times: the selector's choice, then the measured selector's order
+// The candidates a first call times: the selector's choice, then the timed selector's order
 // (select/nearest_shapes.hpp), then the cost model's.
 template <class Config>
 int tuned_candidates(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace,

@@ -6,21 +6,21 @@
 
 namespace tessera::gemm::select {
 
-struct MeasuredShape {
+struct TimedShape {
   float log2_m, log2_n, log2_k;
   bool reads_c;    // beta != 0
   bool k_major_b;  // B column-major (W[N][K])
   float cost[10];
 };
 
-struct MeasuredTable {
+struct TimedTable {
   static constexpr const char* kSource = "479 shapes of sweep_entries_seed1.json and sweep_entries_seed3.json on the NVIDIA H100 80GB HBM3";
   static constexpr int kEntries = 10;
   static constexpr int kNeighbours = 8;
   static constexpr float kBetaPenalty = 0.5f, kLayoutPenalty = 0.3f, kDistanceFloor = 0.25f, kDefaultMargin = 0.04f;
   static constexpr float kNotMeasured = -1.0f;
   static constexpr int kShapes = 479;
-  static constexpr MeasuredShape kData[kShapes] = {
+  static constexpr TimedShape kData[kShapes] = {
       {6.6439f, 10.0f, 11.585f, false, true, {0.0f, 0.03077f, 0.1057f, 0.09811f, 0.4732f, 0.4241f, 0.6223f, 0.5015f, 0.9559f, 0.9955f}},  // 100x1024x3072_b0_bt
       {6.6439f, 7.0f, 7.0f, false, true, {0.0f, 0.09289f, 0.2853f, 0.271f, 0.5557f, 0.06008f, 0.2984f, 0.1403f, 0.178f, 0.3303f}},  // 100x128x128_b0_bt
       {13.319f, 9.0f, 9.585f, false, true, {1.414f, 0.9156f, 0.6061f, 0.7849f, 0.7157f, 0.0f, 0.1925f, 0.06224f, 0.1657f, 0.1742f}},  // 10220x512x768_b0_bt
