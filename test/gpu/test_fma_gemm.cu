@@ -32,10 +32,11 @@ const CaseShape kSweep[] = {
     {1000, 33, 129, 2, 1.0f, 0.0f},            {16, 300, 1000, 0, 1.0f, 1.0f},
     {4097, 7, 33, 0, 1.0f, 0.5f},              {257, 520, 17, 4, 2.0f, 0.0f},
     {300, 260, 48, 0, 1.0f, 0.0f},  // every dimension a multiple of 4: vector paths
+    {64, 300, 1000, 0, 1.0f, 1.0f},  // the tile kernel split over K (16 x 300 x 1000: the small-M kernel)
 };
 
 // Every shape twice: without a workspace (never split) and with workspace_size() bytes
-// (split-K wherever the tiles cannot fill the GPU, e.g. 16x300x1000).
+// (split-K wherever the tiles cannot fill the GPU, e.g. 16x300x1000 and 64x300x1000).
 template <class Config, std::size_t kShapes = std::size(kSweep)>
 void sweep(const CaseShape (&shapes)[kShapes] = kSweep) {
   for (CaseShape s : shapes) {
@@ -355,12 +356,13 @@ TEST_CASE("FMA GEMM: a test-only epilogue, and D of another type than C", "[gpu]
   scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };
   EpilogueCase<TimesC> times_c;
   times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
-  for (CaseShape s : {CaseShape{33, 17, 9}, CaseShape{129, 300, 65, 1}, CaseShape{16, 300, 1000}}) {
+  for (CaseShape s :
+       {CaseShape{33, 17, 9}, CaseShape{129, 300, 65, 1}, CaseShape{16, 300, 1000}, CaseShape{64, 300, 1000}}) {
     check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
     check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
     s.beta = 0.5f;
     check_gemm<Mixed>(s);
-    s.workspace = true;  // through split-K's fix-up where it splits (16 x 300 x 1000)
+    s.workspace = true;  // through split-K's fix-up where it splits (16 and 64 x 300 x 1000)
     check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
     check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
     check_gemm<Mixed>(s);

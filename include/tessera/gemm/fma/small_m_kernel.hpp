@@ -70,6 +70,7 @@ struct FmaSmallMKernel {
   // Rows of K whose A is staged at once (16 KiB of it): the block's barriers come once per
   // stage, not per chunk, so that between them every warp streams its chunks of B on its own.
   static constexpr int kStageK = 4096 / kTileM;
+  static constexpr int kStageLoads = kTileM > 8 ? 4 : 8;
   // The K tile the scheduler splits in: a slice is a whole number of these (at least
   // choose_split_k's 8 of them, 256 rows), smaller than a chunk so that deep enough slices
   // can still be cut into as many as the device has block slots.
@@ -257,9 +258,9 @@ struct FmaSmallMKernel {
     const int k_base = LayoutA::kIsRowMajor ? tid : tid / kTileM;
     const typename Config::ElementA* base = p.a + LayoutA::offset(m_base, s0 + k_base, p.lda);
     block_barrier();  // every thread is done with the previous stage
-    // Four loads in flight at a time: all of them at once would hold a thread's share of the
-    // stage in registers beside the accumulators.
-    TESSERA_PRAGMA(unroll 4)
+    // kStageLoads loads in flight at a time: all of them at once would hold a thread's share of
+    // the stage in registers beside the accumulators and the next chunk's loads of B.
+    TESSERA_PRAGMA(unroll kStageLoads)
     for (int i = 0; i < kStageFloats / kThreads; ++i) {
       const int m = LayoutA::kIsRowMajor ? i / kPer : m_base;
       const int k = LayoutA::kIsRowMajor ? k_base + kThreads * (i % kPer) : k_base + kStep * i;
