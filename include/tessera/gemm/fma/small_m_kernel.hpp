@@ -43,6 +43,10 @@
 #include "tessera/gemm/scheduler/fixup.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
 
+#if defined(TESSERA_AMD_TARGET)
+#include "tessera/arch/amd/lds.hpp"
+#endif
+
 namespace tessera::gemm {
 
 // The most rows of A the launcher sends to the small-M kernel. Past it a thread's kTileM x 4
@@ -173,7 +177,14 @@ struct FmaSmallMKernel {
 
   template <bool kSplitK>
   TESSERA_DEVICE static void run(const FmaParams<Config>& p) {
+#if defined(TESSERA_AMD_TARGET)
+    // Not launched for AMD targets (the launcher's rule); declared the AMD way so that the
+    // wave emulator can run it all the same.
+    TESSERA_AMD_LDS(lds, kSmemFloats * sizeof(float));
+    float* const smem = reinterpret_cast<float*>(lds);
+#else
     __shared__ __align__(16) float smem[kSmemFloats];
+#endif
     const int worker = int(block_index());
     const int tid = thread_index();
     const int g = group_of(tid), q = owner_of(tid);
