@@ -1,5 +1,5 @@
-// The FMA family's small-M kernel (NVIDIA only): D = alpha * A * B + beta * C for M of 1 to
-// kFmaSmallMMaxRows rows, which the FMA launcher (fma/fma.hpp) takes by itself, with no option.
+// The FMA family's small-M kernel: D = alpha * A * B + beta * C for M of 1 to kFmaSmallMMaxRows
+// rows, which the FMA launcher (fma/fma.hpp) takes by itself on NVIDIA targets, with no option.
 //
 // Why a kernel of its own: with a few rows of A the GEMM is a stream of B (K x N, read once)
 // through the CUDA cores, bound by DRAM bandwidth, not by FMAs. The tile kernel (fma/kernel.hpp)
@@ -7,7 +7,7 @@
 // stages B through shared memory, and has too few tiles to keep the memory system busy. Here:
 //   - B goes straight from global memory into registers, 16 bytes (4 elements along B's
 //     contiguous dimension) per load, each warp's loads covering whole 128-byte lines, each
-//     thread with kLoads loads in flight before it computes on any of them;
+//     thread issuing the next chunk's loads while it computes on this one's (the main loop);
 //   - A (kTileM rows, zero past M) is staged in shared memory kStageK rows of K at a time, in
 //     the order the FMAs read it, so that a thread's reads of it are 16-byte broadcasts; the
 //     block's barriers come once per stage, and between them each warp streams its chunks of
@@ -74,9 +74,9 @@ struct FmaSmallMKernel {
   // Rows of K whose A is staged at once (16 KiB of it): the block's barriers come once per
   // stage, not per chunk, so that between them every warp streams its chunks of B on its own.
   static constexpr int kStageK = 4096 / kTileM;
-  static constexpr int kStageLoads = kTileM > 8 ? 4 : 8;
+  static constexpr int kStageLoads = kTileM > 8 ? 4 : 8;  // A's loads in flight per thread (stage_a)
   // The K tile the scheduler splits in: a slice is a whole number of these (at least
-  // choose_split_k's 8 of them, 256 rows), smaller than a chunk so that deep enough slices
+  // choose_split_k's 8 of them, 256 rows), no larger than a chunk, so that deep enough slices
   // can still be cut into as many as the device has block slots.
   static constexpr int kSplitTileK = 32;
   // Blocks per SM the register budget is set for (__launch_bounds__), and the block slots the
