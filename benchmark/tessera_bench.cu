@@ -86,11 +86,19 @@ const std::vector<ClassicShape> kClassicShapes = {
     {8192, 8192, 512, true},   {512, 512, 16384, true},
 };
 
+// fp32 with few rows of A (the FMA family's small-M kernel, fma/small_m_kernel.hpp): B is
+// streamed once, so these are bound by memory; registered with B row-major (group fp32) and
+// column-major (fp32_rcr), cuBLAS SGEMM beside each.
+const std::vector<ClassicShape> kSmallMShapes = {
+    {1, 4096, 4096, false}, {8, 4096, 4096, false}, {16, 4096, 4096, false},
+    {32, 4096, 4096, false}, {8, 8192, 8192, false},
+};
+
 // fp32: the FMA family against SGEMM and the naive kernel. 16-bit inputs: under CUDA the
 // tensor-core variants against both cuBLAS entry points; under HIP the FMA and MFMA
 // families against rocBLAS (when built).
 template <class EA, class EC, class LA = RowMajor, class LB = RowMajor, class LC = RowMajor>
-void register_classic_type() {
+void register_classic_type(const std::vector<ClassicShape>& shapes = kClassicShapes) {
   using P = GemmProblem<EA, EA, EC, LA, LB, LC>;
   constexpr bool fp32 = std::is_same_v<EA, float>;
   const std::string group = type_tag<EA, EC, LA, LB, LC>();
@@ -101,7 +109,7 @@ void register_classic_type() {
 #if defined(TESSERA_CUDA)
   if constexpr (!fp32) impls.push_back(blas_lt_impl<P>());
 #endif
-  for (const ClassicShape& x : kClassicShapes) {
+  for (const ClassicShape& x : shapes) {
     const GemmSpec spec{group, std::to_string(x.M) + "x" + std::to_string(x.N) + "x" + std::to_string(x.K), x.M, x.N,
                         x.K};
     std::vector<Impl<P>> here = impls;
@@ -114,6 +122,8 @@ void register_classic_type() {
 
 void register_classic_suite() {
   register_classic_type<float, float>();
+  register_classic_type<float, float>(kSmallMShapes);
+  register_classic_type<float, float, RowMajor, tessera::ColumnMajor, RowMajor>(kSmallMShapes);
 #if defined(TESSERA_BENCH_16BIT_OUT_SAME)
   register_classic_type<half_t, half_t>();
   register_classic_type<bfloat16_t, bfloat16_t>();
@@ -156,7 +166,8 @@ const std::vector<Suite>& suites() {
                 "the default tile, cuBLAS, cuBLASLt",
        "^sweep_", &register_sweep_suite},
 #endif
-      {"classic", "row-major fp32/fp16/bf16 on 8 shapes, FMA family and naive kernel included",
+      {"classic", "row-major fp32/fp16/bf16 on 8 shapes, FMA family and naive kernel included; fp32 small M "
+                  "(1-32 x 4096 x 4096, 8 x 8192 x 8192) with B row- and column-major",
        "^(fp32|fp16|bf16)[/_]", &register_classic_suite},
 #if defined(TESSERA_HIP) && TESSERA_BENCH_HAS_LOWP
       {"lowp", "Tessera's fp8 (gfx942) and OCP fp8 / MXFP8 / MXFP4 (gfx950) MFMA configurations on 7 shapes, "

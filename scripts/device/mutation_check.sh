@@ -3,7 +3,8 @@
 # deliberate bug and expects the suite to fail. Exit 0 when every mutant is caught.
 #   FMA family:   the K-edge check drops the last column of K; a split-K slice's partial
 #                 written one tile line off its slot (a wrong result, or a write into the
-#                 workspace's guard);
+#                 workspace's guard); the small-M kernel's in-block sum leaves out group 1's
+#                 share of K (with groups 3, 5 and 7 it carries);
 #   wgmma family: the consumers read B from the next stage of the ring (a stage index off
 #                 by one: the data of another K tile);
 #   packed path:  B is not copied (the kernel reads the workspace's poison); D's copy is
@@ -56,6 +57,8 @@ if [[ -z $mutants ]]; then
     's/depth\[j\] + i < k_left/depth[j] + i < k_left - 1/' test/gpu/test_fma_gemm.cu
   build_mutant test_fma_gemm_mutant_split_k tessera/gemm/fma/kernel.hpp \
     's/RunWriter writer{partial, m0, n0}/RunWriter writer{partial + kBN, m0, n0}/' test/gpu/test_fma_gemm.cu
+  build_mutant test_fma_gemm_mutant_small_m tessera/gemm/fma/small_m_kernel.hpp \
+    's/      if (g < half) {/      if (g < half \&\& half != 1) {/' test/gpu/test_fma_gemm.cu
   build_mutant test_wgmma_gemm_mutant tessera/gemm/wgmma/mainloop.hpp \
     's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
     test/gpu/test_wgmma_gemm.cu
@@ -110,6 +113,7 @@ check() {  # <binary> <filter> <what>
 }
 check test_fma_gemm_mutant "[fp32]" "FMA suite with a broken K edge"
 check test_fma_gemm_mutant_split_k "[splitk]" "FMA split-K with the slice offset's M and N swapped"
+check test_fma_gemm_mutant_small_m "[small_m]" "FMA small-M kernel's in-block sum without group 1's share of K"
 check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong stage"
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"

@@ -6,6 +6,7 @@
 #include "gemm_case.hpp"
 #include "test_epilogues.hpp"
 
+#include <iterator>
 #include <tuple>
 
 #include "tessera/gemm/select/dispatch.hpp"
@@ -31,13 +32,14 @@ const CaseShape kSweep[] = {
     {1000, 33, 129, 2, 1.0f, 0.0f},            {16, 300, 1000, 0, 1.0f, 1.0f},
     {4097, 7, 33, 0, 1.0f, 0.5f},              {257, 520, 17, 4, 2.0f, 0.0f},
     {300, 260, 48, 0, 1.0f, 0.0f},  // every dimension a multiple of 4: vector paths
+    {64, 300, 1000, 0, 1.0f, 1.0f},  // the tile kernel split over K (16 x 300 x 1000: the small-M kernel)
 };
 
 // Every shape twice: without a workspace (never split) and with workspace_size() bytes
-// (split-K wherever the tiles cannot fill the GPU, e.g. 16x300x1000).
-template <class Config>
-void sweep() {
-  for (CaseShape s : kSweep) {
+// (split-K wherever the tiles cannot fill the GPU, e.g. 16x300x1000 and 64x300x1000).
+template <class Config, std::size_t kShapes = std::size(kSweep)>
+void sweep(const CaseShape (&shapes)[kShapes] = kSweep) {
+  for (CaseShape s : shapes) {
     check_gemm<Config>(s);
     s.workspace = true;
     check_gemm<Config>(s);
@@ -124,6 +126,67 @@ TEST_CASE("split-K matches float64 for every output layout and type", "[gpu][spl
     s.in_place = true;
     check_gemm<RowF32>(s);
   }
+}
+
+// ---- small M: the small-M kernel (fma/small_m_kernel.hpp), taken by itself for M <= 16 ------
+
+// The shapes each small-M configuration runs: M of 1 to 16 (two kernel tiles: 8 and 16 rows)
+// with odd N and K, K tails inside a chunk and a split slice, padded leading dimensions, alpha
+// and beta; the decode shape itself, and K deep enough that the split is chosen.
+const CaseShape kSmallM[] = {
+    {1, 1, 1},                         {3, 7, 5, 0, 1.0f, 0.0f},           {5, 131, 77, 1, -1.0f, 0.25f},
+    {8, 128, 64, 0, 1.0f, 0.0f},       {9, 257, 129, 3, 0.5f, 2.0f},       {16, 300, 1000, 0, 1.0f, 1.0f},
+    {12, 4100, 260, 2, 1.5f, -0.5f},   {16, 1, 2000, 0, 1.0f, 0.0f},       {1, 1000, 3001, 3, 0.5f, 2.0f},
+    {8, 4096, 4096, 0, 1.0f, 0.0f},
+};
+
+TEMPLATE_TEST_CASE("small M streams B: every layout and type matches float64", "[gpu][small_m]",
+                   (Default<float, float, float, RowMajor, ColumnMajor, RowMajor>),
+                   (Default<float, float, float, RowMajor, RowMajor, RowMajor>),
+                   (Default<float, float, float, ColumnMajor, ColumnMajor, RowMajor>),
+                   (Default<float, float, float, ColumnMajor, RowMajor, ColumnMajor>),
+                   (Default<float, float, float, RowMajor, ColumnMajor, ColumnMajor>),
+                   (Default<half_t, half_t, float, RowMajor, ColumnMajor, RowMajor>),
+                   (Default<bfloat16_t, bfloat16_t, bfloat16_t, ColumnMajor, RowMajor, ColumnMajor>)) {
+  sweep<TestType>(kSmallM);
+}
+
+TEST_CASE("small M: every M from 1 to 64 on both sides of the bound", "[gpu][small_m]") {
+  using RowCol = Default<float, float, float, RowMajor, ColumnMajor, RowMajor>;
+  for (std::int64_t m = 1; m <= 64; ++m) {
+    CaseShape s{m, 133, 301, m % 3, 1.0f, m % 2 ? 0.5f : 0.0f};
+    s.workspace = m % 4 == 0;
+    check_gemm<RowCol>(s);
+    check_gemm<RowF32>(s);
+  }
+}
+
+TEST_CASE("small M: split K over blocks, in place, scalar paths", "[gpu][small_m][splitk]") {
+  using RowCol = Default<float, float, float, RowMajor, ColumnMajor, RowMajor>;
+  using ColD = Default<float, float, float, RowMajor, ColumnMajor, ColumnMajor>;
+  // N few 128-column tiles, K deep: split on any GPU with more than a few SMs.
+  const CaseShape shapes[] = {{8, 4096, 4096, 0, 1.0f, 0.0f},   {16, 257, 5003, 1, -1.0f, 0.25f},
+                              {1, 33, 20000, 0, 1.0f, 1.0f},    {7, 1000, 3001, 3, 0.5f, 2.0f}};
+  for (CaseShape s : shapes) {
+    s.workspace = true;
+    s.must_split = true;
+    check_gemm<RowCol>(s);
+    check_gemm<RowF32>(s);
+    check_gemm<ColD>(s);
+    check_gemm<ColF16>(s);
+    s.in_place = true;
+    check_gemm<RowCol>(s);
+    check_gemm<ColD>(s);
+    s.in_place = false;
+    s.offset_pointers = true;  // B, C and D one element in: every 4-element access is scalar
+    check_gemm<RowCol>(s);
+    check_gemm<RowF32>(s);
+  }
+  // A request not to split is honoured (one block per tile over the whole K).
+  CaseShape s{8, 520, 4096, 0, 1.0f, 0.5f};
+  s.workspace = true;
+  s.split.mode = gemm::Decomposition::kDataParallel;
+  check_gemm<RowCol>(s);
 }
 
 TEST_CASE("a misaligned workspace is refused", "[gpu][splitk][status]") {
@@ -237,6 +300,11 @@ TEST_CASE("sanitizer cross-section", "[gpu][sanitize]") {
   split.workspace = split.must_split = true;
   check_gemm<RowF32>(split);
   check_gemm<ColF16>(split);
+  // The small-M kernel, split over blocks, both layouts of B.
+  CaseShape small_m{8, 520, 2000, 1, 1.0f, 0.5f};
+  small_m.workspace = small_m.must_split = true;
+  check_gemm<RowF32>(small_m);
+  check_gemm<Default<float, float, float, RowMajor, ColumnMajor, RowMajor>>(small_m);
 }
 
 TEST_CASE("a configuration for another architecture is refused before launching", "[gpu][status][arch]") {
@@ -288,12 +356,13 @@ TEST_CASE("FMA GEMM: a test-only epilogue, and D of another type than C", "[gpu]
   scale.expected = [](double ab, double, std::int64_t m, std::int64_t) { return 3.0 * ab + double(m); };
   EpilogueCase<TimesC> times_c;
   times_c.expected = [](double ab, double c, std::int64_t, std::int64_t n) { return ab * c + double(n); };
-  for (CaseShape s : {CaseShape{33, 17, 9}, CaseShape{129, 300, 65, 1}, CaseShape{16, 300, 1000}}) {
+  for (CaseShape s :
+       {CaseShape{33, 17, 9}, CaseShape{129, 300, 65, 1}, CaseShape{16, 300, 1000}, CaseShape{64, 300, 1000}}) {
     check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
     check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
     s.beta = 0.5f;
     check_gemm<Mixed>(s);
-    s.workspace = true;  // through split-K's fix-up where it splits (16 x 300 x 1000)
+    s.workspace = true;  // through split-K's fix-up where it splits (16 and 64 x 300 x 1000)
     check_gemm<Scale>(s, tessera::test::NoArgsCheck{}, scale);
     check_gemm<TimesC>(s, tessera::test::NoArgsCheck{}, times_c);
     check_gemm<Mixed>(s);

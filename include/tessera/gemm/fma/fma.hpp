@@ -1,5 +1,7 @@
 // The FMA GEMM family: Gemm<FmaConfig<...>> (the host API is gemm/gemm.hpp's; this file
-// supplies the family's kernel launch, its extra checks and its split-K workspace).
+// supplies the family's kernel launch, its extra checks and its split-K workspace). One GEMM
+// of at most kFmaSmallMMaxRows rows on an NVIDIA target runs the small-M kernel
+// (fma/small_m_kernel.hpp); everything else the tile kernel (fma/kernel.hpp).
 //
 //   using Config = tessera::gemm::FmaConfig<tessera::Sm90, float, tessera::RowMajor,
 //                                           float, tessera::RowMajor, float, tessera::RowMajor>;
@@ -12,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/status.hpp"
 #include "tessera/gemm/arguments.hpp"
@@ -19,6 +22,9 @@
 #include "tessera/gemm/fma/config.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/fma/kernel.hpp"
+#if defined(TESSERA_CUDA)
+#include "tessera/gemm/fma/small_m_kernel.hpp"
+#endif
 #include "tessera/gemm/launch_limits.hpp"
 #include "tessera/gemm/scheduler/fixup.hpp"
 #include "tessera/gemm/scheduler/stream_k.hpp"
@@ -61,6 +67,11 @@ struct KernelLauncher<FmaFamily, Config> {
     if constexpr (kProblemSet) {
       return 0;  // a batch or groups is not split
     } else {
+#if defined(TESSERA_CUDA)
+      if (small_m(a)) {
+        return a.M <= 8 ? small_m_workspace<8>(a, d) : small_m_workspace<kFmaSmallMMaxRows>(a, d);
+      }
+#endif
       return Config::Scheduler::workspace_bound(grid(a), d.multiprocessors, a.split);
     }
   }
@@ -85,12 +96,66 @@ struct KernelLauncher<FmaFamily, Config> {
     if constexpr (kProblemSet) {
       return launch_problem_set(a, p, stream);
     } else {
+#if defined(TESSERA_CUDA)
+      if (small_m(a)) {
+        return a.M <= 8 ? launch_small_m<8>(a, p, workspace, stream, d)
+                        : launch_small_m<kFmaSmallMMaxRows>(a, p, workspace, stream, d);
+      }
+#endif
       return launch_tiles(a, p, workspace, stream, d);
     }
   }
 
  private:
   static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
+
+#if defined(TESSERA_CUDA)
+  // One GEMM of at most kFmaSmallMMaxRows rows on an NVIDIA target goes to the small-M kernel
+  // (fma/small_m_kernel.hpp), which streams B instead of tiling it; two row counts of it
+  // (8, and the bound), so that M = 1..8 does not pay for 16 rows of FMAs and registers.
+  static bool small_m(const Args& a) { return is_nvidia<typename Config::Arch> && a.M <= kFmaSmallMMaxRows; }
+
+  template <int kTileM>
+  static std::size_t small_m_workspace(const Args& a, const DeviceInfo& d) {
+    using SmallM = FmaSmallMKernel<Config, kTileM>;
+    return Config::Scheduler::workspace_bound(SmallM::grid(a.M, a.N, a.K), d.multiprocessors * SmallM::kBlocksPerSm,
+                                              a.split);
+  }
+
+  // A block per kTileM x 128 tile, or per K slice of one where a workspace is given and the
+  // tiles fill less than the device's block slots (the slices then summed by the second kernel).
+  template <int kTileM>
+  static Status launch_small_m(const Args& a, FmaParams<Config>& p, void* workspace, Stream stream,
+                               const DeviceInfo& d) {
+    using SmallM = FmaSmallMKernel<Config, kTileM>;
+    p.scheduler = Config::Scheduler::make(SmallM::grid(a.M, a.N, a.K), d.multiprocessors * SmallM::kBlocksPerSm,
+                                          a.split);
+    p.scheduler.use_workspace(
+        fixup_space(workspace, workspace != nullptr ? small_m_workspace<kTileM>(a, d) : 0, a.split));
+    LaunchShape shape;
+    shape.grid_x = unsigned(p.scheduler.workers);
+    shape.block_x = SmallM::kThreads;
+    return launch_split<kTileM, SmallM::kTileN>(p, stream, [&](auto split) {
+      return launch_kernel(fma_small_m_kernel<Config, kTileM, decltype(split)::value>, shape, stream, p);
+    });
+  }
+#endif
+
+  // Launches the main kernel (`main(std::bool_constant<split>)`) and, when the scheduler split
+  // K, the second kernel that sums the slices' kTileM x kTileN partials into D.
+  template <int kTileM, int kTileN, class Main>
+  static Status launch_split(FmaParams<Config>& p, Stream stream, Main&& main) {
+    if (!p.scheduler.fixup_active()) return main(std::false_type{});
+    const Status launched = main(std::true_type{});
+    if (!ok(launched)) return launched;
+    using Scheduler = typename Config::Scheduler;
+    using Output = decltype(p.output);
+    const SecondKernelParams<Scheduler, Output> r{p.scheduler, p.output};
+    LaunchShape reduce;
+    reduce.grid_x = unsigned(p.scheduler.second_kernel_blocks());
+    reduce.block_x = kSecondKernelThreads;
+    return launch_kernel(second_kernel_reduce<Scheduler, Output, kTileM, kTileN>, reduce, stream, r);
+  }
 
   // One GEMM: a block per tile, or per K slice of a tile where split-K pays and a workspace
   // is given (then the second kernel sums the slices: scheduler::reduce::SecondKernel).
@@ -104,22 +169,12 @@ struct KernelLauncher<FmaFamily, Config> {
     shape.grid_x = unsigned(p.scheduler.workers);
     shape.block_x = Config::kThreads;
     shape.dynamic_smem_bytes = Kernel::kDynamicSmemBytes;
-    if (!p.scheduler.fixup_active()) {
-      const Status attr = allow_dynamic_smem<fma_gemm_kernel<Config, false>>(Kernel::kDynamicSmemBytes);
+    return launch_split<Config::kBlockM, Config::kBlockN>(p, stream, [&](auto split) {
+      constexpr bool kSplit = decltype(split)::value;
+      const Status attr = allow_dynamic_smem<fma_gemm_kernel<Config, kSplit>>(Kernel::kDynamicSmemBytes);
       if (!ok(attr)) return attr;
-      return launch_kernel(fma_gemm_kernel<Config, false>, shape, stream, p);
-    }
-    const Status attr = allow_dynamic_smem<fma_gemm_kernel<Config, true>>(Kernel::kDynamicSmemBytes);
-    if (!ok(attr)) return attr;
-    const Status launched = launch_kernel(fma_gemm_kernel<Config, true>, shape, stream, p);
-    if (!ok(launched)) return launched;
-
-    using Output = decltype(p.output);
-    const SecondKernelParams<Scheduler, Output> r{p.scheduler, p.output};
-    LaunchShape reduce;
-    reduce.grid_x = unsigned(p.scheduler.second_kernel_blocks());
-    reduce.block_x = kSecondKernelThreads;
-    return launch_kernel(second_kernel_reduce<Scheduler, Output, Config::kBlockM, Config::kBlockN>, reduce, stream, r);
+      return launch_kernel(fma_gemm_kernel<Config, kSplit>, shape, stream, p);
+    });
   }
 
   // A batch or groups: one block per unit of the launch's bound (grouped: the device knows the
