@@ -39,6 +39,7 @@ TEST_CASE("nearest shapes: ranks only entries that run the problem, each once, t
     p.k_major_a = rng() % 3 != 0;
     p.k_major_b = rng() % 2 == 0;
     p.reads_c = rng() % 2 == 0;
+    p.workspace = rng() % 3 != 0;
     INFO("M=" << p.M << " N=" << p.N << " K=" << p.K << " tma " << p.tma_a);
     NearestVote ranked[Table::kEntries];
     const int n = NearestShapes::rank(p, ranked);
@@ -47,6 +48,7 @@ TEST_CASE("nearest shapes: ranks only entries that run the problem, each once, t
     int large_at = -1;
     for (int j = 0; j < n; ++j) {
       REQUIRE(AutoRule::runs(ranked[j].entry, p));
+      if (!p.workspace) REQUIRE((ranked[j].entry != AutoEntry::kStreamK && ranked[j].entry != AutoEntry::kStreamK128));
       REQUIRE(!seen[int(ranked[j].entry)]);
       seen[int(ranked[j].entry)] = true;
       REQUIRE(ranked[j].mean_log_ratio >= 0.0f);

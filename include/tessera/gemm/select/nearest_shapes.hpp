@@ -9,7 +9,8 @@
 //
 // The kNeighbours nearest, each weighted 1 / (distance + kDistanceFloor), vote with every
 // entry's log time over their own fastest entry. An entry is a candidate where it runs the call
-// (AutoRule::runs) and was timed on at least half of the neighbours' weight; the smallest
+// (AutoRule::runs; the stream-K entries only with a workspace, as the sweep timed them) and was
+// timed on at least half of the neighbours' weight; the smallest
 // weighted mean wins, except that the default entry (kLarge) is kept when it is within
 // kDefaultMargin of the winner: the sweep cannot tell entries that close apart.
 // Why neighbours rather than a formula (the cost model, select/cost_model.hpp): the entries'
@@ -91,6 +92,8 @@ struct NearestShapes {
     int count = 0;
     for (int e = 0; e < Table::kEntries; ++e) {
       if (!AutoRule::runs(AutoEntry(e), p) || weight[e] < 0.5f * total || weight[e] <= 0.0f) continue;
+      // The stream-K entries were timed with a workspace; without one they split nothing.
+      if (!p.workspace && (AutoEntry(e) == AutoEntry::kStreamK || AutoEntry(e) == AutoEntry::kStreamK128)) continue;
       const NearestVote v{AutoEntry(e), score[e] / weight[e], weight[e]};
       int at = count++;
       while (at > 0 && v.mean_log_ratio < out[at - 1].mean_log_ratio) {

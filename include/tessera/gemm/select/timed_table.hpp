@@ -14,7 +14,7 @@ struct TimedShape {
 };
 
 struct TimedTable {
-  static constexpr const char* kSource = "479 shapes of sweep_entries_seed1.json and sweep_entries_seed3.json on the NVIDIA H100 80GB HBM3";
+  static constexpr const char* kSource = "479 shapes of NVIDIA_H100_80GB_HBM3_sweep_entries_seed1.json and NVIDIA_H100_80GB_HBM3_sweep_entries_seed3.json on the NVIDIA H100 80GB HBM3";
   static constexpr int kEntries = 10;
   static constexpr int kNeighbours = 8;
   static constexpr float kBetaPenalty = 0.5f, kLayoutPenalty = 0.3f, kDistanceFloor = 0.25f, kDefaultMargin = 0.04f;
