@@ -301,12 +301,7 @@ Error GemmProblem<EA, EB, EC, LA, LB, LC>::build() {
   // Decode: the floor, checked (it read every byte) and then timed, median of 30.
   if (s.floor) {
 #if defined(TESSERA_CUDA)
-    floor_error = [&]() -> Error {
-      BENCH_TRY(floor.init(B.ptr, B.count * sizeof(EB)));
-      BENCH_TRY(floor.check(host_word_sum(b_host.data(), b_host.size() * sizeof(EB))));
-      return median_seconds(30, [&] { return floor.launch(); }, floor_seconds);
-    }();
-    if (!floor_error.empty()) floor_seconds = 0.0;
+    floor_error = floor.measure(B.ptr, b_host.data(), B.count * sizeof(EB), floor_seconds);
 #else
     floor_error = "the streaming-read floor is built for CUDA only";
 #endif

@@ -297,12 +297,7 @@ Error Fp8Problem::build() {
 
   // Decode: the floor, checked (it read every byte) and then timed, median of 30.
   if (spec.floor) {
-    floor_error = [&]() -> Error {
-      BENCH_TRY(floor.init(B.ptr, B.count));
-      BENCH_TRY(floor.check(host_word_sum(qb.data(), qb.size())));
-      return median_seconds(30, [&] { return floor.launch(); }, floor_seconds);
-    }();
-    if (!floor_error.empty()) floor_seconds = 0.0;
+    floor_error = floor.measure(B.ptr, qb.data(), qb.size(), floor_seconds);
   }
   return {};
 }
