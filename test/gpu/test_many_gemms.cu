@@ -12,6 +12,7 @@
 #include "tessera/gemm/wgmma/wgmma.hpp"
 
 #include "gemm_case.hpp"
+#include "activation_reference.hpp"
 #include "problem_set_case.hpp"
 
 #include "tessera/gemm/epilogue/fused.hpp"
@@ -297,21 +298,10 @@ using gemm::RowBias;
 using gemm::RowScale;
 
 double gelu_erf(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
-double gelu_tanh(double x) {
-  return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-}
-double silu(double x) { return x / (1.0 + std::exp(-x)); }
-// GeluTanh's error beyond float rounding on the GPU, per unit of an element's magnitude:
-// activations.hpp gives |x|/2 * 2^-10.987 at most, and the magnitude is at least |x|/2
-// (GELU at the largest |x| the check tries).
-constexpr double kTanhApproximation = 0x1p-10;
-
-template <class T>
-std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
-  std::vector<T> v(n);
-  test::fill_random(v, seed, -1.0, 1.0);
-  return v;
-}
+using test::gelu_tanh;
+using test::kTanhApproximation;
+using test::random_vector;
+using test::silu;
 
 template <class Epilogue, class EC = float, class S = Contiguous>
 using WgmmaEpi = gemm::WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, EC, RowMajor,

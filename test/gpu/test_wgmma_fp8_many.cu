@@ -22,6 +22,7 @@
 // owns still poisoned. Label `gpu`; needs sm_90.
 #include <cstring>
 
+#include "activation_reference.hpp"
 #include "fp8_case.hpp"
 #include "fp8_many_case.hpp"
 
@@ -78,20 +79,11 @@ using DenseAuxE4m3 =
 using StreamKBlock = Fp8Many<e4m3, e4m3, bfloat16_t, scale::Blockwise, sched::StreamK<>>;
 using StreamKTensorE4m3 = Fp8Many<e4m3, e4m3, e4m3, scale::PerTensor, sched::StreamK<>, bfloat16_t>;
 
-double gelu_tanh(double x) { return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
-double silu(double x) { return x / (1.0 + std::exp(-x)); }
-// GeluTanh's error beyond float rounding on the GPU, per unit of magnitude (activations.hpp:
-// |x|/2 * 2^-10.987 at most), as test_many_gemms.cu takes it; SiLU's ex2.approx and
-// rcp.approx: a few float ulps, taken as 2^-20.
-constexpr double kTanhApproximation = 0x1p-10;
-constexpr double kSiluApproximation = 0x1p-20;
-
-template <class T>
-std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
-  std::vector<T> v(n);
-  test::fill_random(v, seed, -1.0, 1.0);
-  return v;
-}
+using test::gelu_tanh;
+using test::kSiluApproximation;
+using test::kTanhApproximation;
+using test::random_vector;
+using test::silu;
 
 std::int32_t total(const std::vector<std::int32_t>& v) {
   std::int32_t t = 0;

@@ -13,6 +13,8 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/epilogue/fused.hpp"
 
+#include "activation_reference.hpp"
+
 using namespace tessera;
 using namespace tessera::gemm;
 
@@ -21,11 +23,6 @@ namespace {
 // The definitions, independently of the library's code.
 double relu_ref(double x) { return x > 0 ? x : 0; }
 double gelu_erf_ref(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
-double gelu_tanh_ref(double x) {
-  const double pi = 3.14159265358979323846;
-  return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / pi) * (x + 0.044715 * x * x * x)));
-}
-double silu_ref(double x) { return x / (1.0 + std::exp(-x)); }
 
 EpilogueElement at(std::int64_t m, std::int64_t n, int problem = 0, bool stored = true) {
   return EpilogueElement{m, n, 0.0f, false, stored, problem};
@@ -53,8 +50,8 @@ TEST_CASE("activations match their definitions (host formulas)", "[epilogue][act
   // Documented (arch/fast_math.hpp): erf within 1.5e-7 absolute, tanh 2^-21 relative; float
   // rounding on top.
   CHECK(worst_error<GeluErf>(gelu_erf_ref) < 3e-7);
-  CHECK(worst_error<GeluTanh>(gelu_tanh_ref) < 3e-7);
-  CHECK(worst_error<Silu>(silu_ref) < 3e-7);
+  CHECK(worst_error<GeluTanh>(test::gelu_tanh) < 3e-7);
+  CHECK(worst_error<Silu>(test::silu) < 3e-7);
   // Far tails: GELU is x or 0, SiLU x or 0, without NaN.
   CHECK(GeluTanh::apply(30.0f) == 30.0f);
   CHECK(GeluErf::apply(-30.0f) == 0.0f);
@@ -142,7 +139,7 @@ TEST_CASE("Compose applies bias, auxiliary output and activation in order", "[ep
   const double want_pre = 2.0 * 1.0 + 0.5 * 4.0 - 3.0;  // alpha acc + beta C + bias[1]
   const float got = e(1.0f, x);
   CHECK(pre[1] == float(want_pre));
-  CHECK(std::fabs(double(got) - gelu_tanh_ref(want_pre)) < 1e-6);
+  CHECK(std::fabs(double(got) - test::gelu_tanh(want_pre)) < 1e-6);
   Epilogue::Arguments bad{{}, {bias.data()}, {nullptr, 2}, {}};
   CHECK(Epilogue::can_implement(bad, p) == Status::kErrorNullEpilogueOperand);
 }
