@@ -81,8 +81,9 @@ def rows_of(times):
     return rows
 
 
-def choose(f, runs, rows):
-    """The entry for a call with features f among the entries in `runs` (names)."""
+def scores(f, runs, rows):
+    """{entry: weighted mean log time over the neighbours' fastest} for every candidate of a call
+    with features f among the entries in `runs` (names)."""
     near = []
     for _, g, cost in rows:
         d = math.sqrt((f[0] - g[0]) ** 2 + (f[1] - g[1]) ** 2 + (f[2] - g[2]) ** 2)
@@ -98,19 +99,20 @@ def choose(f, runs, rows):
             if c != NOT_MEASURED:
                 score[i] += w * c
                 weight[i] += w
-    best = None
-    for i, e in enumerate(ENTRIES):
-        if e not in runs or weight[i] < 0.5 * total:
-            continue
-        s = score[i] / weight[i]
-        if best is None or s < best[0]:
-            best = (s, i)
-    if best is None:
+    return {e: score[i] / weight[i] for i, e in enumerate(ENTRIES)
+            if e in runs and weight[i] >= 0.5 * total and weight[i] > 0}
+
+
+def choose(f, runs, rows):
+    """The entry for a call with features f among the entries in `runs` (names): the smallest
+    score (the earlier entry on a tie), or the default within DEFAULT_MARGIN of it."""
+    s = scores(f, runs, rows)
+    if not s:
         return "kLarge"
-    large = ENTRIES.index("kLarge")
-    if "kLarge" in runs and weight[large] >= 0.5 * total and score[large] / weight[large] - best[0] < DEFAULT_MARGIN:
+    best = min(ENTRIES.index(e) for e in s if s[e] == min(s.values()))
+    if "kLarge" in s and s["kLarge"] - s[ENTRIES[best]] < DEFAULT_MARGIN:
         return "kLarge"
-    return ENTRIES[best[1]]
+    return ENTRIES[best]
 
 
 def write_header(rows, sources, device, out):

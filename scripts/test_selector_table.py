@@ -59,20 +59,6 @@ def parse_header(path):
     return rows
 
 
-def scores(f, runs, rows):
-    """Every candidate's weighted mean, as choose() computes it (for the near-tie allowance)."""
-    near = sorted(((math.sqrt(sum((f[i] - g[i]) ** 2 for i in range(3))) + fst.BETA_PENALTY * (f[3] != g[3]) +
-                    fst.LAYOUT_PENALTY * (f[4] != g[4]), cost) for _, g, cost in rows), key=lambda x: x[0])
-    near = near[:fst.K_NEIGHBOURS]
-    total = sum(1 / (d + fst.DISTANCE_FLOOR) for d, _ in near)
-    out = {}
-    for i, e in enumerate(fst.ENTRIES):
-        w = sum(1 / (d + fst.DISTANCE_FLOOR) for d, c in near if c[i] != fst.NOT_MEASURED)
-        if e in runs and w >= 0.5 * total and w > 0:
-            out[e] = sum(c[i] / (d + fst.DISTANCE_FLOOR) for d, c in near if c[i] != fst.NOT_MEASURED) / w
-    return out
-
-
 def compiler():
     for cxx in (os.environ.get("CXX"), "c++", "g++", "clang++"):
         if cxx and shutil.which(cxx):
@@ -109,7 +95,7 @@ def main():
                 want = fst.choose(f, RUNS[a], rows)
                 cpp = fst.ENTRIES[int(got)]
                 if cpp != want:
-                    s = scores(f, RUNS[a], rows)
+                    s = fst.scores(f, RUNS[a], rows)
                     close = abs(s.get(cpp, 1e9) - s.get(want, -1e9)) < 1e-4 or (
                         "kLarge" in (cpp, want) and abs(abs(s[cpp] - s[want]) - fst.DEFAULT_MARGIN) < 1e-4)
                     if not close:

@@ -67,7 +67,7 @@ TEST_CASE("nearest shapes: ranks only entries that run the problem, each once, t
     if (n > 1) REQUIRE((large_at == 0) == (large - best_other < Table::kDefaultMargin));
     const AutoChoice c = NearestShapes::choose(p);
     REQUIRE(c.entry == ranked[0].entry);
-    REQUIRE(c.reason == AutoReason::kMeasured);
+    REQUIRE(c.reason == AutoReason::kTimed);
   }
 }
 

@@ -155,6 +155,15 @@ AutoProblem auto_problem(const AutoArgs<Config>& a, const DeviceInfo& d, bool wo
   p.bytes_d = int(sizeof(typename Config::ElementD));
   return p;
 }
+
+// Whether a selector ranks every entry that runs a call (the cost model, the timed selector:
+// ranked_entries and the reason it gives) rather than naming one (the rule).
+template <class S, class = void>
+struct RanksEntries : std::false_type {};
+template <class S>
+struct RanksEntries<S, std::void_t<decltype(S::kReason)>> : std::true_type {};
+template <class S>
+constexpr bool ranks_entries = RanksEntries<S>::value;
 }  // namespace detail
 
 #if defined(TESSERA_CUDA)
@@ -173,18 +182,12 @@ bool auto_entry_takes(AutoEntry e, const ConfigArguments<Config>& a) {
 template <class Config>
 AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bool workspace) {
   const AutoProblem p = detail::auto_problem<Config>(a, d, workspace);
-  if constexpr (std::is_same_v<typename Config::Selector, select::CostModel>) {
-    select::EntryCost ranked[select::kAutoEntryCount] = {};
-    const int n = select::CostModel::rank(p, ranked);
+  using Selector = typename Config::Selector;
+  if constexpr (detail::ranks_entries<Selector>) {
+    AutoEntry ranked[select::kAutoEntryCount] = {};
+    const int n = Selector::ranked_entries(p, ranked);
     for (int i = 0; i < n; ++i) {
-      if (auto_entry_takes<Config>(ranked[i].entry, a)) return {ranked[i].entry, AutoReason::kCostModel};
-    }
-    return {AutoEntry::kLarge, AutoReason::kFallback};
-  } else if constexpr (std::is_same_v<typename Config::Selector, select::NearestShapes>) {
-    select::NearestVote ranked[select::NearestShapes::Table::kEntries];
-    const int n = select::NearestShapes::rank(p, ranked);
-    for (int i = 0; i < n; ++i) {
-      if (auto_entry_takes<Config>(ranked[i].entry, a)) return {ranked[i].entry, AutoReason::kMeasured};
+      if (auto_entry_takes<Config>(ranked[i], a)) return {ranked[i], Selector::kReason};
     }
     return {AutoEntry::kLarge, AutoReason::kFallback};
   } else {
@@ -312,7 +315,7 @@ std::string explain(const ConfigArguments<Config>& a, const void* given_workspac
     case AutoReason::kDefault:
       o << "the 128 x 256 tiles (" << AutoRule::tiles(p, 256) << ") fill the SMs";
       break;
-    case AutoReason::kMeasured:
+    case AutoReason::kTimed:
       o << select::explain_nearest(p, c.entry);
       break;
     case AutoReason::kCostModel:

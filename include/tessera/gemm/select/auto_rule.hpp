@@ -78,7 +78,7 @@ struct AutoProblem {
 enum class AutoReason {
   kSmallM, kFewTiles, kShortK, kDeepK, kOddPitch, kUnevenWaves, kManyTiles, kDefault, kFallback,
   kCostModel,  // the cost model's smallest predicted time (select/cost_model.hpp)
-  kMeasured    // the fastest entry on the nearest calibrated shapes (select/nearest_shapes.hpp)
+  kTimed       // the fastest entry on the nearest calibrated shapes (select/nearest_shapes.hpp)
 };
 
 struct AutoChoice {

@@ -147,10 +147,19 @@ struct CostModel {
     return n;
   }
 
-  static constexpr AutoChoice choose(const AutoProblem& p) {
+  // The entries alone, in that order (what auto_choice and the tuned mode walk).
+  static constexpr AutoReason kReason = AutoReason::kCostModel;
+  static constexpr int ranked_entries(const AutoProblem& p, AutoEntry (&out)[kAutoEntryCount]) {
     EntryCost ranked[kAutoEntryCount] = {};
     const int n = rank(p, ranked);
-    return {n > 0 ? ranked[0].entry : AutoEntry::kLarge, n > 0 ? AutoReason::kCostModel : AutoReason::kFallback};
+    for (int i = 0; i < n; ++i) out[i] = ranked[i].entry;
+    return n;
+  }
+
+  static constexpr AutoChoice choose(const AutoProblem& p) {
+    AutoEntry ranked[kAutoEntryCount] = {};
+    const int n = ranked_entries(p, ranked);
+    return {n > 0 ? ranked[0] : AutoEntry::kLarge, n > 0 ? kReason : AutoReason::kFallback};
   }
 };
 

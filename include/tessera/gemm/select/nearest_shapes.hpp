@@ -49,20 +49,25 @@ struct NearestShapes {
     int row = -1;
   };
 
-  static float distance(const AutoProblem& p, const TimedShape& s) {
-    const float dm = std::log2(float(p.M)) - s.log2_m, dn = std::log2(float(p.N)) - s.log2_n,
-                dk = std::log2(float(p.K)) - s.log2_k;
+  // The call as the table's rows are kept (log2 of its extents, computed once per call).
+  static TimedShape shape_of(const AutoProblem& p) {
+    return {std::log2(float(p.M)), std::log2(float(p.N)), std::log2(float(p.K)), p.reads_c, p.k_major_b, {}};
+  }
+
+  static float distance(const TimedShape& q, const TimedShape& s) {
+    const float dm = q.log2_m - s.log2_m, dn = q.log2_n - s.log2_n, dk = q.log2_k - s.log2_k;
     float d = std::sqrt(dm * dm + dn * dn + dk * dk);
-    if (p.reads_c != s.reads_c) d += Table::kBetaPenalty;
-    if (p.k_major_b != s.k_major_b) d += Table::kLayoutPenalty;
+    if (q.reads_c != s.reads_c) d += Table::kBetaPenalty;
+    if (q.k_major_b != s.k_major_b) d += Table::kLayoutPenalty;
     return d;
   }
 
   // The kNeighbours nearest rows, nearest first (ties: the earlier row).
   static int nearest(const AutoProblem& p, Neighbour (&out)[Table::kNeighbours]) {
+    const TimedShape q = shape_of(p);
     int n = 0;
     for (int r = 0; r < Table::kShapes; ++r) {
-      const Neighbour c{distance(p, Table::kData[r]), r};
+      const Neighbour c{distance(q, Table::kData[r]), r};
       if (n == Table::kNeighbours && !(c.distance < out[n - 1].distance)) continue;
       int at = n < Table::kNeighbours ? n++ : n - 1;
       while (at > 0 && c.distance < out[at - 1].distance) {
@@ -115,10 +120,19 @@ struct NearestShapes {
     return count;
   }
 
-  static AutoChoice choose(const AutoProblem& p) {
+  // The entries alone, in that order (what auto_choice and the tuned mode walk).
+  static constexpr AutoReason kReason = AutoReason::kTimed;
+  static int ranked_entries(const AutoProblem& p, AutoEntry (&out)[Table::kEntries]) {
     NearestVote ranked[Table::kEntries];
     const int n = rank(p, ranked);
-    return {n > 0 ? ranked[0].entry : AutoEntry::kLarge, n > 0 ? AutoReason::kMeasured : AutoReason::kFallback};
+    for (int i = 0; i < n; ++i) out[i] = ranked[i].entry;
+    return n;
+  }
+
+  static AutoChoice choose(const AutoProblem& p) {
+    AutoEntry ranked[Table::kEntries];
+    const int n = ranked_entries(p, ranked);
+    return {n > 0 ? ranked[0] : AutoEntry::kLarge, n > 0 ? kReason : AutoReason::kFallback};
   }
 };
 

@@ -79,12 +79,9 @@ int tuned_candidates(const ConfigArguments<Config>& a, const DeviceInfo& d, bool
       out[n++] = e;
     }
   };
-  select::NearestVote voted[select::NearestShapes::Table::kEntries];
-  const int v = select::NearestShapes::rank(p, voted);
-  for (int i = 0; i < v; ++i) add(voted[i].entry);
-  select::EntryCost ranked[select::kAutoEntryCount] = {};
-  const int m = select::CostModel::rank(p, ranked);
-  for (int i = 0; i < m; ++i) add(ranked[i].entry);
+  AutoEntry order[select::kAutoEntryCount] = {};
+  for (int i = 0, m = select::NearestShapes::ranked_entries(p, order); i < m; ++i) add(order[i]);
+  for (int i = 0, m = select::CostModel::ranked_entries(p, order); i < m; ++i) add(order[i]);
   return n;
 }
 
