@@ -109,7 +109,8 @@ def choose(f, runs, rows):
     s = scores(f, runs, rows)
     if not s:
         return "kLarge"
-    best = min(ENTRIES.index(e) for e in s if s[e] == min(s.values()))
+    low = min(s.values())
+    best = min(ENTRIES.index(e) for e in s if s[e] == low)
     if "kLarge" in s and s["kLarge"] - s[ENTRIES[best]] < DEFAULT_MARGIN:
         return "kLarge"
     return ENTRIES[best]
