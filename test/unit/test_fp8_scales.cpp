@@ -149,7 +149,10 @@ TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {
   // One K tile = one 128-byte line per row of fp8: 16 KiB of A and of B per stage.
   STATIC_REQUIRE(Block::TileA::kBytes == 128 * 128);
   STATIC_REQUIRE(Block::TileB::kBytes == 128 * 128);
-  STATIC_REQUIRE(Block::kStages == 6);
+  // Each stage also holds the K tile's block scales (128 of A's, B's one, padded: 528 bytes),
+  // which leaves room for 5 stages beside the epilogue's staging, where 6 fit without them.
+  STATIC_REQUIRE(Block::kStagedScales && Block::kScaleSlotBytes == 528);
+  STATIC_REQUIRE(Block::kStages == 5);
   STATIC_REQUIRE(std::is_same_v<Block::Schedule, schedule::Cooperative>);
   // The default scale mode is per tensor, promoted; fp8 D with a 16-bit C.
   using Tensor = WgmmaConfig<float8_e4m3_t, RowMajor, float8_e4m3_t, ColumnMajor, half_t, RowMajor,
@@ -162,6 +165,7 @@ TEST_CASE("WgmmaConfig with fp8 operands", "[fp8][config]") {
                               option::Tile<GemmShape<128, 128, 128>>>;
   STATIC_REQUIRE(std::is_same_v<Default::Scales, scale::PerTensor>);
   STATIC_REQUIRE(Default::Scales::kPromoted);
+  STATIC_REQUIRE(!Default::kStagedScales && Default::kScaleSlotBytes == 0);  // per-tensor scales: read once per unit
   // 16-bit operands are untouched by all this.
   using Bf16 = WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor>;
   STATIC_REQUIRE(!Bf16::kFp8);

@@ -149,6 +149,25 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_16(std::uint32_t dst, const voi
 #endif
 }
 
+// cp.async of one 4-byte word; with `read` false nothing is read and the word is set to zero
+// (src-size 0; `src` must still be a valid address).
+TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_4_or_zero(std::uint32_t dst, const void* src, bool read) {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(read ? 4u : 0u) : "memory");
+#endif
+}
+
+// A float from shared memory, kept after the barrier wait before it (asm volatile).
+TESSERA_DEVICE TESSERA_FORCEINLINE float load_shared_f32(std::uint32_t address) {
+  float v = 0.0f;
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address) : "memory");
+#else
+  (void)address;
+#endif
+  return v;
+}
+
 // One arrival on `bar` once every cp.async this thread issued before has completed (the
 // barrier counts it as one of its expected arrivals: .noinc).
 TESSERA_DEVICE TESSERA_FORCEINLINE void cp_async_arrive(std::uint64_t* bar) {

@@ -27,6 +27,7 @@
 #include "tessera/gemm/tma/cluster.hpp"
 #include "tessera/gemm/tma/config_rules.hpp"
 #include "tessera/gemm/tma/operand_tiles.hpp"
+#include "tessera/gemm/wgmma/scale_stages.hpp"
 #include "tessera/gemm/config_base.hpp"
 #include "tessera/gemm/epilogue/fp8_scaling.hpp"
 #include "tessera/gemm/scale_mode.hpp"
@@ -188,10 +189,14 @@ struct WgmmaConfig
   static constexpr int kStagingBytes = 2 * kStagingBoxes * kStagingBoxBytes;
   static constexpr bool kStagedCPossible = !kFp8 && sizeof(ElementC_) == sizeof(typename Base::ElementD);
   static constexpr int kCBarrierBytes = detail::wgmma_c_barrier_bytes(kStagingBoxes);
+  // fp8 block scales: each stage of the TMA path also holds the K tile's scales
+  // (wgmma/scale_stages.hpp).
+  static constexpr bool kStagedScales = kFp8 && Scales::kKind == scale::Kind::kBlockwise;
+  static constexpr int kScaleSlotBytes = kStagedScales ? ScaleSlot<kBlockM>::kBytes : 0;
   static constexpr int kStagesGiven = Options::template Get<option::kind::Stages, option::Stages<0>>::value;
   static constexpr int kStages =
       kStagesGiven > 0 ? kStagesGiven
-                   : detail::stages_that_fit<kStageBytes,
+                   : detail::stages_that_fit<kStageBytes + kScaleSlotBytes,
                                              kStagingBytes + kCBarrierBytes + detail::wgmma_barrier_bytes(8), Sm90>();
   static_assert(kStagingBoxes >= 2 && kStagingBoxes <= 8,
                 "Tessera WgmmaConfig: option::StagingBoxes takes 2 to 8 boxes per consumer warpgroup (one is "

@@ -23,10 +23,12 @@
 // (wgmma/mainloop.hpp), one group of MMAs in flight.
 //
 // A stage is released as soon as the MMAs that read it have completed (before the promotion).
-// Scales are read with ordinary loads: the block scales of K tile kt two K tiles ahead (they
-// come from L2 or DRAM; read just before the tile's MMAs, their latency was exposed:
-// benchmark/notes/fp8.md, section Versions), the others once per unit; rows and columns outside M x N read nothing and scale by
-// 0 (their operands were zero-filled, so acc is 0 there).
+// Block scales: on the TMA path the producer stages each K tile's scales with its operands
+// (wgmma/scale_stages.hpp) and the warpgroup reads them from the stage after its full barrier;
+// on the realigning path they are read with ordinary loads two K tiles ahead (read just before
+// the tile's MMAs, their latency was exposed: benchmark/notes/fp8.md, section Versions). The
+// other modes' scales are read once per unit. Rows and columns outside M x N read nothing and
+// scale by 0 (their operands were zero-filled, so acc is 0 there).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -38,6 +40,7 @@
 #include "tessera/gemm/tma/stage_ring.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
+#include "tessera/gemm/wgmma/scale_stages.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
 namespace tessera::gemm {
@@ -70,22 +73,13 @@ struct IssueTurns {
   }
 };
 
-// Where one unit's scales are: A's and B's first (a batch's or group's problem moved by the
-// scales' strides), the row A's scales are addressed by for the unit's first row, and the end
-// of its rows (past it a row's scale is 0: its D is not stored, and nothing past A is read).
-struct UnitScales {
-  const float* a;
-  const float* b;
-  std::int64_t row0;     // the unit's first row (warpgroup's first row) as A's scales address it
-  std::int64_t row_end;  // rows [.., row_end) are the unit's problem's
-};
-
 // Operands: OperandTiles<...>; kRowBlocks: the warpgroup's 64-row blocks; Scales: the scale
 // mode; kTakeTurns: two consumer warpgroups share each tile (Cooperative) and, promoting,
 // issue in turn, through named barriers kTurnBarrier and kTurnBarrier + 1; Scheduler: the
-// tile scheduler (a batch or groups move the scales per problem).
+// tile scheduler (a batch or groups move the scales per problem); kStagedScales: block scales
+// come in each stage's scale slot (the TMA path, wgmma/scale_stages.hpp), else from global memory.
 template <class Operands, int kStages, int kRowBlocks_, bool kClusterWaits, class Scales, bool kTakeTurns_,
-          int kTurnBarrier, class Scheduler>
+          int kTurnBarrier, class Scheduler, bool kStagedScales_ = false>
 struct WgmmaFp8Mainloop {
   static constexpr int kN = Operands::kBlockN;
   static constexpr int kBlockM = Operands::kBlockM;
@@ -99,6 +93,8 @@ struct WgmmaFp8Mainloop {
   // Taking turns ran faster with block scales only (benchmark/notes/fp8.md, section Versions), so the
   // other promoted modes issue freely.
   static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales;
+  static constexpr bool kStagedScales = kStagedScales_ && kBlockScales;
+  using Slot = ScaleSlot<kBlockM>;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
   using Atom = mma::WgmmaAtom<kN>;
@@ -111,22 +107,6 @@ struct WgmmaFp8Mainloop {
   using Sums = float[kRowBlocks][kAccPerBlock];
   using Turns = IssueTurns<kTurnBarrier>;
   static constexpr bool kProblemSet = takes_problem_set<Scheduler>;
-
-  // The unit's scales. One GEMM: rows as D's, ending at M. A batch or groups (problem_set.hpp):
-  // rows from the unit's row_begin (the contiguous layout: rows of the whole A, whose scales
-  // have no stride), ending at its problem's last row.
-  template <class Params>
-  TESSERA_DEVICE static UnitScales unit_scales(const Params& p, const WorkUnit& unit, int row0) {
-    const auto& e = p.epilogue;
-    const std::int64_t first = std::int64_t(unit.m) * kBlockM + row0;
-    if constexpr (kProblemSet) {
-      const std::int64_t stride_a = Scheduler::kRowOffsets ? 0 : e.stride_a;
-      return {e.scale_a + unit.problem * stride_a, e.scale_b + unit.problem * e.stride_b, unit.row_begin + first,
-              std::int64_t(unit.row_begin) + unit.rows};
-    } else {
-      return {e.scale_a, e.scale_b, first, p.M};
-    }
-  }
 
   // Keeps the compiler from moving accesses of a set across the asynchronous MMAs.
   TESSERA_DEVICE static void fence(Sums& s) {
@@ -188,6 +168,20 @@ struct WgmmaFp8Mainloop {
       }
     }
     return r;
+  }
+  // From the stage's scale slot (kStagedScales), just after its full barrier: row0 is the
+  // warpgroup's first row in the tile.
+  TESSERA_DEVICE static TileScales staged_scales(std::uint32_t slot, int row0, int t) {
+    TileScales s;
+    const float b = nvidia::load_shared_f32(slot + 4u * Slot::kB);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      TESSERA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        s.s[rb][h] = nvidia::load_shared_f32(slot + 4u * std::uint32_t(row0 + thread_row(t, rb, h))) * b;
+      }
+    }
+    return s;
   }
   TESSERA_DEVICE static TileScales combine(const RawScales& r) {
     TileScales s;
@@ -252,11 +246,12 @@ struct WgmmaFp8Mainloop {
   // this warpgroup, scaled; K tiles from ring position `pos` (advanced past them).
   // release(stage) frees a stage; t: thread in the warpgroup; turns: this warpgroup's place in
   // the issue order (kTakeTurns), last_unit: no unit follows this one.
+  // scale_slots: the ring's scale slots (kStagedScales).
   template <class Params, class Release>
   TESSERA_DEVICE static void run(Sums& acc, std::uint32_t stages_a, std::uint32_t stages_b, std::uint64_t* full,
                                  RingPosition<kStages>& pos, const WorkUnit& unit, int row0, Release&& release,
-                                 const Params& p, int t, Turns& turns, bool last_unit) {
-    const UnitScales at = unit_scales(p, unit, row0);
+                                 const Params& p, int t, Turns& turns, bool last_unit, std::uint32_t scale_slots) {
+    const UnitScales at = unit_scales<kBlockM, Scheduler>(p, unit, row0);
     const std::int64_t n0 = std::int64_t(unit.n) * kN;
     const int k_tiles = unit.k_tiles();
     fence(acc);
@@ -265,18 +260,19 @@ struct WgmmaFp8Mainloop {
     } else {
       Sums sums;
       RawScales next{}, after_next{};
-      if constexpr (kBlockScales) {
+      if constexpr (kBlockScales && !kStagedScales) {
         next = load_block_scales(p, at, n0, unit.k_begin, unit.k_end, t);
         after_next = load_block_scales(p, at, n0, unit.k_begin + 1, unit.k_end, t);
       }
       for (int kt = 0; kt < k_tiles; ++kt) {
         TileScales scales{};
-        if constexpr (kBlockScales) {
+        if constexpr (kBlockScales && !kStagedScales) {
           scales = combine(next);
           next = after_next;
           after_next = load_block_scales(p, at, n0, unit.k_begin + kt + 2, unit.k_end, t);
         }
         nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
+        if constexpr (kStagedScales) scales = staged_scales(scale_slots + pos.stage * Slot::kBytes, row0, t);
         const std::uint32_t a = stages_a + pos.stage * TileA::kBytes, b = stages_b + pos.stage * TileB::kBytes;
         if constexpr (kTakeTurns) {
           turns.before_issue();

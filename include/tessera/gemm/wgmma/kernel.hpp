@@ -21,7 +21,8 @@
 // consumers reduce their share of the split tiles: the fix-up hooks (scheduler/fixup.hpp,
 // FixupHooks: hand_on after each unit, finish after the last), which do nothing otherwise.
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma/smem_plan.hpp). fp8 operands take
-// their own main loop (wgmma/fp8_mainloop.hpp: k32 steps, scales, promotion into fp32) and
+// their own main loop (wgmma/fp8_mainloop.hpp: k32 steps, scales, promotion into fp32; block
+// scales staged beside the operands by the whole producer warp, wgmma/scale_stages.hpp) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
 // A batch or groups (a scheduler with kProblemSet, problem_set.hpp; any operands): the same
 // kernel on 3-D tensor maps; an epilogue box whose rows all belong to the unit's problem is
@@ -58,6 +59,11 @@ struct WgmmaGemmKernel {
   static constexpr int kStages = kTmaLoads ? Config::kStages : Realigning::kStages;
   static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
   using Producer = TmaProducer<Operands, kStages, kProblemSet>;
+  // fp8 block scales on the TMA path: the producer warp stages them (wgmma/scale_stages.hpp).
+  static constexpr bool kStagedScales = kTmaLoads && Config::kStagedScales;
+  using StageCopies = std::conditional_t<kStagedScales,
+                                         ScaleStageCopies<Config::kBlockM, Config::kBlockN, typename Config::Scheduler>,
+                                         NoStageCopies>;
   using Place = ProblemOfSet<problem_owns_all_rows<typename Config::Scheduler>>;
   using RealigningLoads = RealigningProducer<Operands, typename Realigning::Slots>;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
@@ -98,6 +104,10 @@ struct WgmmaGemmKernel {
     std::uint64_t* raw_full = empty + kStages;  // realigning path: one per raw slot
     std::uint64_t* c_full = full + kCFullOffset;
     std::uint64_t* c_empty = full + kCEmptyOffset;
+    std::uint32_t scale_slots = 0;
+    if constexpr (kStagedScales) {
+      scale_slots = nvidia::smem_address(Plan::template pointer<typename SmemPlan::ScaleStages, unsigned char>(smem));
+    }
 
     const int warpgroup = int(threadIdx.x) / 128;
     const int t = int(threadIdx.x) % 128;
@@ -105,7 +115,7 @@ struct WgmmaGemmKernel {
     const int worker = int(blockIdx.x) / Cluster::kSize;  // this CTA's cluster
 
     if (threadIdx.x == 0) {
-      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 : RealigningLoads::kThreads,
+      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 + StageCopies::kArrivals : RealigningLoads::kThreads,
                           kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
       init_raw_slot_barriers<kTmaLoads, Realigning, RealigningLoads>(raw_full);
       if constexpr (kTmaStores) init_stage_barriers(c_full, c_empty, 2 * kBoxes, 1, 1);
@@ -116,12 +126,16 @@ struct WgmmaGemmKernel {
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
       if constexpr (kTmaLoads) {
-        if (t < 32) {  // one warp walks the ring; its first lane issues
+        if (t < 32) {  // one warp walks the ring; its first lane issues (with stage copies, all of it)
           if (t == 0) {
             nvidia::tma_prefetch(&p.map_a);
             nvidia::tma_prefetch(&p.map_b);
-            const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at);
-            Producer::tail(empty, filled);
+          }
+          if (kStagedScales || t == 0) {
+            StageCopies copies{};
+            if constexpr (kStagedScales) copies.slots = scale_slots;
+            const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at, copies, t);
+            if (t == 0) Producer::tail(empty, filled);
           }
           __syncwarp();
         } else if (t < 64) {
@@ -135,7 +149,7 @@ struct WgmmaGemmKernel {
       }
     } else {
       nvidia::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, warpgroup - 1, t, full, empty, stages_a, stages_b, staging, worker, at);
+      consume(p, warpgroup - 1, t, full, empty, stages_a, stages_b, staging, worker, at, scale_slots);
     }
 
     if constexpr (Cluster::kSize > 1) {
@@ -147,10 +161,11 @@ struct WgmmaGemmKernel {
   // Consumer warpgroup c (0 or 1), thread t of it.
   TESSERA_DEVICE static void consume(const TmaGemmParams<Config>& p, int c, int t, std::uint64_t* full,
                                      std::uint64_t* empty, unsigned char* stages_a, unsigned char* stages_b,
-                                     unsigned char* staging, int worker, const ClusterPosition<Cluster>& at) {
+                                     unsigned char* staging, int worker, const ClusterPosition<Cluster>& at,
+                                     std::uint32_t scale_slots) {
     using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1)>;
     using Fp8Mainloop = WgmmaFp8Mainloop<Operands, kStages, kRowBlocks, (Cluster::kSize > 1), typename Config::Scales,
-                                         !Config::kPingpong, kTurnBarrier, typename Config::Scheduler>;
+                                         !Config::kPingpong, kTurnBarrier, typename Config::Scheduler, kStagedScales>;
     const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
     unsigned char* my_staging = staging + c * kBoxes * Epilogue::kBoxStride;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
@@ -187,7 +202,7 @@ struct WgmmaGemmKernel {
         if (j > 0) nvidia::named_barrier_sync(kTurnBarrier + c, 256);  // unit j-1's MMAs are done
       }
       if constexpr (Config::kFp8) {
-        Fp8Mainloop::run(acc, a, b, full, pos, tile, row0, release, p, t, turns, j + step >= units);
+        Fp8Mainloop::run(acc, a, b, full, pos, tile, row0, release, p, t, turns, j + step >= units, scale_slots);
       } else {
         Mainloop::run(acc, a, b, full, pos, tile.k_tiles(), row0, release);
       }

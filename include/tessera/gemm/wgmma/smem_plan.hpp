@@ -22,12 +22,16 @@ struct WgmmaSmemPlan : TmaStageBuffers<Config> {
   struct Barriers : smem::Buffer<detail::wgmma_barrier_bytes(Config::kStages) + Config::kCBarrierBytes, 16> {
     static constexpr const char* kName = "barriers";
   };
+  // fp8 block scales: a scale slot per stage (wgmma/scale_stages.hpp); no bytes otherwise.
+  struct ScaleStages : smem::Buffer<std::size_t(Config::kStages) * Config::kScaleSlotBytes, 16> {
+    static constexpr const char* kName = "scale stages";
+  };
   // Persistent and warp-specialised: the producer refills stages while the consumers
   // stage the previous tile's output, so nothing may share bytes.
-  using Producer = smem::Loop<smem::Step<smem::Read<Barriers>, smem::Write<StagesA, StagesB>>>;
-  using Consumer = smem::Seq<smem::Loop<smem::Step<smem::Read<Barriers, StagesA, StagesB>>>,
+  using Producer = smem::Loop<smem::Step<smem::Read<Barriers>, smem::Write<StagesA, StagesB, ScaleStages>>>;
+  using Consumer = smem::Seq<smem::Loop<smem::Step<smem::Read<Barriers, StagesA, StagesB, ScaleStages>>>,
                              smem::Step<smem::Overwrite<Staging>>, smem::Step<smem::Read<Staging>>>;
-  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, Staging, Barriers>,
+  using Plan = smem::Plan<smem::Buffers<StagesA, StagesB, ScaleStages, Staging, Barriers>,
                           smem::Seq<smem::Step<smem::Overwrite<Barriers>>,
                                     smem::Loop<smem::Parallel<Producer, Consumer>>>>;
   static_assert(sizeof(smem::AssertFits<Arch, Plan>) > 0, "");
