@@ -11,9 +11,6 @@
 // which the leader alone announces, for both CTAs' bytes.
 //
 // Operands: OperandTiles<...> (tma/operand_tiles.hpp), the contract of what is loaded.
-// StageCopies: what else a stage holds besides the operand tiles, copied by every lane of the
-// producer warp (wgmma's fp8 block scales, wgmma/scale_stages.hpp); NoStageCopies: nothing,
-// and lane 0 alone walks the ring.
 // kProblemSet: the scheduler walks a batch or groups (scheduler/tile_scheduler.hpp): the maps are 3-D (a
 // layer per problem, problem_set.hpp), a unit's A rows start at its problem's first row, and an
 // operand the problems share (stride 0, or A addressed by rows) stays at layer 0.
@@ -30,12 +27,6 @@
 namespace tessera::gemm {
 
 #if defined(TESSERA_CUDA)
-
-struct NoStageCopies {
-  static constexpr int kArrivals = 0;  // full-barrier arrivals the copies add, per stage
-  template <class Params>
-  TESSERA_DEVICE void operator()(const Params&, const WorkUnit&, int, int, int, std::uint64_t*) const {}
-};
 
 template <class Operands, int kStages, bool kProblemSet = false>
 struct TmaProducer {
@@ -61,13 +52,11 @@ struct TmaProducer {
   }
 
   // Walks the worker's units and fills the ring; returns where the ring stands after the last
-  // K tile it filled (for tail()). Lane 0 issues the operands' copies; with StageCopies every
-  // lane of the warp walks the ring and adds its copies.
-  template <class Params, class StageCopies = NoStageCopies>
+  // K tile it filled (for tail()).
+  template <class Params>
   TESSERA_DEVICE static RingPosition<kStages> run(const Params& p, std::uint64_t* full, std::uint64_t* empty,
                                                   unsigned char* stages_a, unsigned char* stages_b, int worker,
-                                                  const ClusterPosition<Cluster>& at, const StageCopies& copies = {},
-                                                  int lane = 0) {
+                                                  const ClusterPosition<Cluster>& at) {
     RingPosition<kStages> pos;
     const int units = p.scheduler.units_of(worker);
     for (int j = 0; j < units; ++j) {
@@ -80,16 +69,13 @@ struct TmaProducer {
       }
       for (int kt = tile.k_begin; kt < tile.k_end; ++kt) {
         nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);
-        if (lane == 0) {
-          if constexpr (kPair) {
-            if (at.rank % 2 == 0) nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], 2 * Operands::kStageTxBytes);
-          } else {
-            nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Operands::kStageTxBytes);
-          }
-          load_stage(&p.map_a, &p.map_b, &full[pos.stage], stages_a + pos.stage * TileA::kBytes,
-                     stages_b + pos.stage * TileB::kBytes, row_a, tile.n * kBN, kt * kBK, at, layer_a, layer_b);
+        if constexpr (kPair) {
+          if (at.rank % 2 == 0) nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], 2 * Operands::kStageTxBytes);
+        } else {
+          nvidia::mbarrier_arrive_expect_tx(&full[pos.stage], Operands::kStageTxBytes);
         }
-        copies(p, tile, kt, pos.stage, lane, &full[pos.stage]);
+        load_stage(&p.map_a, &p.map_b, &full[pos.stage], stages_a + pos.stage * TileA::kBytes,
+                   stages_b + pos.stage * TileB::kBytes, row_a, tile.n * kBN, kt * kBK, at, layer_a, layer_b);
         pos.advance();
       }
     }

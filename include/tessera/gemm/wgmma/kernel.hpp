@@ -22,7 +22,7 @@
 // FixupHooks: hand_on after each unit, finish after the last), which do nothing otherwise.
 // Shared memory comes from WgmmaSmemPlan<Config> (wgmma/smem_plan.hpp). fp8 operands take
 // their own main loop (wgmma/fp8_mainloop.hpp: k32 steps, scales, promotion into fp32; block
-// scales staged beside the operands by the whole producer warp, wgmma/scale_stages.hpp) and
+// scales staged beside the operands by a second producer warp, wgmma/scale_stages.hpp) and
 // their epilogue's per-thread copy (fp8_scaling.hpp), which also gathers the amax of D.
 // A batch or groups (a scheduler with kProblemSet, problem_set.hpp; any operands): the same
 // kernel on 3-D tensor maps; an epilogue box whose rows all belong to the unit's problem is
@@ -59,11 +59,11 @@ struct WgmmaGemmKernel {
   static constexpr int kStages = kTmaLoads ? Config::kStages : Realigning::kStages;
   static constexpr bool kProblemSet = takes_problem_set<typename Config::Scheduler>;
   using Producer = TmaProducer<Operands, kStages, kProblemSet>;
-  // fp8 block scales on the TMA path: the producer warp stages them (wgmma/scale_stages.hpp).
+  // fp8 block scales on the TMA path: warp 1 of the producer warpgroup stages them
+  // (wgmma/scale_stages.hpp).
   static constexpr bool kStagedScales = kTmaLoads && Config::kStagedScales;
-  using StageCopies = std::conditional_t<kStagedScales,
-                                         ScaleStageCopies<Config::kBlockM, Config::kBlockN, typename Config::Scheduler>,
-                                         NoStageCopies>;
+  using ScaleCopies = ScaleStageCopies<Config::kBlockM, Config::kBlockN, typename Config::Scheduler, kStages,
+                                      (Cluster::kSize > 1)>;
   using Place = ProblemOfSet<problem_owns_all_rows<typename Config::Scheduler>>;
   using RealigningLoads = RealigningProducer<Operands, typename Realigning::Slots>;
   static constexpr int kRowBlocks = Config::kWgmmaRowBlocks;
@@ -115,7 +115,7 @@ struct WgmmaGemmKernel {
     const int worker = int(blockIdx.x) / Cluster::kSize;  // this CTA's cluster
 
     if (threadIdx.x == 0) {
-      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 + StageCopies::kArrivals : RealigningLoads::kThreads,
+      init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 + (kStagedScales ? ScaleCopies::kArrivals : 0) : RealigningLoads::kThreads,
                           kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
       init_raw_slot_barriers<kTmaLoads, Realigning, RealigningLoads>(raw_full);
       if constexpr (kTmaStores) init_stage_barriers(c_full, c_empty, 2 * kBoxes, 1, 1);
@@ -126,20 +126,18 @@ struct WgmmaGemmKernel {
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
       if constexpr (kTmaLoads) {
-        if (t < 32) {  // one warp walks the ring; its first lane issues (with stage copies, all of it)
+        if (t < 32) {  // one warp walks the ring; its first lane issues
           if (t == 0) {
             nvidia::tma_prefetch(&p.map_a);
             nvidia::tma_prefetch(&p.map_b);
-          }
-          if (kStagedScales || t == 0) {
-            StageCopies copies{};
-            if constexpr (kStagedScales) copies.slots = scale_slots;
-            const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at, copies, t);
-            if (t == 0) Producer::tail(empty, filled);
+            const RingPosition<kStages> filled = Producer::run(p, full, empty, stages_a, stages_b, worker, at);
+            Producer::tail(empty, filled);
           }
           __syncwarp();
         } else if (t < 64) {
-          if constexpr (kTmaStores && !kProblemSet) {
+          if constexpr (kStagedScales) {  // the block scales of every stage (wgmma/scale_stages.hpp)
+            ScaleCopies::run(p, full, empty, scale_slots, worker, at.cm, at.cn, t - 32);
+          } else if constexpr (kTmaStores && !kProblemSet) {
             if (t == 32 && p.c_staged) CLoader::run(p, c_full, c_empty, staging, worker, at.cm, at.cn);
           }
           __syncwarp();

@@ -2,10 +2,10 @@
 //
 // Each stage of the ring has a scale slot beside its A and B tiles: the K tile's scale of each
 // of the M tile's rows (A's 1 x 128 blocks), then B's one scale of the tile's 128 x 128 block.
-// The producer warp fills it while lane 0 issues the operands' TMA copies: each lane copies
-// every 32nd row's scale with cp.async (4 bytes, any alignment the caller's scale layout
-// has), zero for rows past the unit's problem, and arrives on the stage's full barrier once its
-// copies have landed. So the consumers find a K tile's scales in shared memory when they find
+// Warp 1 of the producer warpgroup fills it while lane 0 of warp 0 issues the operands' TMA
+// copies: each lane copies every 32nd row's scale with cp.async (4 bytes, any alignment the
+// caller's scale layout has), zero for rows past the unit's problem, and arrives on the
+// stage's full barrier once its copies have landed. So the consumers find a K tile's scales in shared memory when they find
 // its operands, and read no global memory in the main loop. Consumer loads of the scales from
 // global memory, even two K tiles ahead, left block scales well behind per-tensor
 // scales (benchmark/notes/fp8.md, section Versions). DeepGEMM also loads A's scales with each
@@ -18,6 +18,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
+#include "tessera/gemm/tma/stage_ring.hpp"
 
 namespace tessera::gemm {
 
@@ -59,31 +60,51 @@ TESSERA_DEVICE TESSERA_FORCEINLINE UnitScales unit_scales(const Params& p, const
   }
 }
 
-// The producer warp's part: K tile kt of `unit` into the scale slot at `slot` (a shared-memory
-// address), then one arrival per lane on the stage's full barrier (counted in its init). The
-// producer (tma/producer.hpp) calls it from every lane of its warp after lane 0's copies.
-template <int kBlockM, int kBlockN, class Scheduler>
+// Warp 1 of the producer warpgroup (idle with fp8 operands: it loads C for 16-bit ones only)
+// walks the ring beside lane 0's TMA loop, on the same units and empty barriers, and fills
+// each stage's scale slot; each lane arrives once per stage on its full barrier (counted in its
+// init: kArrivals). A warp of its own, so the TMA loop keeps its registers: the copies run
+// inside the producer warpgroup's setmaxnreg budget, and made the TMA loop spill there.
+template <int kBlockM, int kBlockN, class Scheduler, int kStages, bool kClusterWaits>
 struct ScaleStageCopies {
   using Slot = ScaleSlot<kBlockM>;
   static constexpr int kArrivals = 32;
-  std::uint32_t slots;  // the ring's scale slots
+  static constexpr int kRowsPerLane = (kBlockM + 31) / 32;
 
   template <class Params>
-  TESSERA_DEVICE void operator()(const Params& p, const WorkUnit& unit, int kt, int stage, int lane,
-                                 std::uint64_t* full) const {
-    const UnitScales at = unit_scales<kBlockM, Scheduler>(p, unit, 0);
-    const std::uint32_t slot = slots + std::uint32_t(stage * Slot::kBytes);
-    const float* a = at.a + std::int64_t(kt) * p.epilogue.ld_a;
-    TESSERA_UNROLL
-    for (int r = lane; r < kBlockM; r += 32) {
-      const bool inside = at.row0 + r < at.row_end;
-      nvidia::cp_async_4_or_zero(slot + 4u * std::uint32_t(r), inside ? a + at.row0 + r : at.a, inside);
+  TESSERA_DEVICE static void run(const Params& p, std::uint64_t* full, std::uint64_t* empty, std::uint32_t slots,
+                                 int worker, int cm, int cn, int lane) {
+    RingPosition<kStages> pos;
+    const std::int64_t ld_a = p.epilogue.ld_a;
+    const int units = p.scheduler.units_of(worker);
+    for (int j = 0; j < units; ++j) {
+      const WorkUnit unit = p.scheduler.unit(worker, j, cm, cn);
+      // Once per unit: this lane's first row's scale (rows lane, lane + 32, ...), which of its
+      // rows are the problem's, and B's scales of the unit's column block.
+      const UnitScales at = unit_scales<kBlockM, Scheduler>(p, unit, 0);
+      const float* a = at.a + at.row0 + lane;
+      std::uint32_t inside = 0;
+      TESSERA_UNROLL
+      for (int i = 0; i < kRowsPerLane; ++i) {
+        if (lane + 32 * i < kBlockM && at.row0 + lane + 32 * i < at.row_end) inside |= 1u << i;
+      }
+      const float* b = at.b + std::int64_t(unit.n) * kBlockN / scale::kBlock * p.epilogue.ld_b;
+      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
+        nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);
+        const std::uint32_t slot = slots + std::uint32_t(pos.stage * Slot::kBytes) + 4u * std::uint32_t(lane);
+        const float* row = a + kt * ld_a;
+        TESSERA_UNROLL
+        for (int i = 0; i < kRowsPerLane; ++i) {
+          if (lane + 32 * i < kBlockM) {
+            const bool read = (inside >> i) & 1u;
+            nvidia::cp_async_4_or_zero(slot + 128u * std::uint32_t(i), read ? row + 32 * i : at.a, read);
+          }
+        }
+        if (lane == 0) nvidia::cp_async_4_or_zero(slots + std::uint32_t(pos.stage * Slot::kBytes) + 4u * Slot::kB, b + kt, true);
+        nvidia::cp_async_arrive(&full[pos.stage]);
+        pos.advance();
+      }
     }
-    if (lane == 0) {
-      const std::int64_t n_block = std::int64_t(unit.n) * kBlockN / scale::kBlock;
-      nvidia::cp_async_4_or_zero(slot + 4u * Slot::kB, at.b + n_block * p.epilogue.ld_b + kt, true);
-    }
-    nvidia::cp_async_arrive(full);
   }
 };
 
