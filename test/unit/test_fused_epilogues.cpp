@@ -124,6 +124,14 @@ TEST_CASE("AuxiliaryOutput writes the value where stored and passes it on", "[ep
   CHECK(ColumnAux::can_implement({w.data(), 1, 0}, p) == Status::kErrorEpilogueArgument);  // ld < M
 }
 
+// The Hopper epilogue keeps one shared store loop for composed epilogues (wgmma/epilogue.hpp).
+TEST_CASE("IsComposedEpilogue tells a Compose from a single part", "[epilogue][compose]") {
+  STATIC_REQUIRE(IsComposedEpilogue<Compose<LinearCombination, ColumnBias<bfloat16_t>, GeluTanh>>::value);
+  STATIC_REQUIRE(IsComposedEpilogue<Compose<LinearCombination>>::value);
+  STATIC_REQUIRE_FALSE(IsComposedEpilogue<LinearCombination>::value);
+  STATIC_REQUIRE_FALSE(IsComposedEpilogue<GeluTanh>::value);
+}
+
 TEST_CASE("Compose applies bias, auxiliary output and activation in order", "[epilogue][compose]") {
   const EpilogueProblem p{1, 2, 8, 2.0f, 0.5f};
   const std::vector<float> bias = {0.25f, -3.0f};

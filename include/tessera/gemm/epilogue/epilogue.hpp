@@ -150,4 +150,12 @@ struct Compose {
   }
 };
 
+// Whether an epilogue is a Compose of parts (a bias, an activation, an auxiliary output):
+// heavier per element than one part, so a family may keep fewer copies of its store loop for it
+// (the Hopper epilogue's own copy for staged C made ptxas spill with these: wgmma/epilogue.hpp).
+template <class T>
+struct IsComposedEpilogue : std::false_type {};
+template <class... Ops>
+struct IsComposedEpilogue<Compose<Ops...>> : std::true_type {};
+
 }  // namespace tessera::gemm

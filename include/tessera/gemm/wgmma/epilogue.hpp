@@ -32,6 +32,7 @@
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/gemm/epilogue/epilogue.hpp"
 #include "tessera/gemm/tma/epilogue_support.hpp"
 #include "tessera/gemm/tma/problem_place.hpp"
 #include "tessera/layout/sm90_tile.hpp"
@@ -76,10 +77,10 @@ struct WgmmaEpilogue {
   // The boxes of one warpgroup's block, in the order they are stored (and C is loaded).
   static constexpr int kBoxesPerBlock = kRowBlocks * (64 / kBoxRows) * (kN / kBoxCols);
 
-  // Where C comes from: not read; ordinary loads from global memory; or, as the call says
-  // (p.c_staged), the staging box itself (loaded there with TMA by the kernel's C loader,
-  // wgmma/staged_c_loader.hpp) or global memory.
-  enum class CSource { kNone, kGlobal, kGlobalOrStaged };
+  // Where C comes from: not read; ordinary loads from global memory; the staging box itself
+  // (loaded there with TMA by the kernel's C loader, wgmma/staged_c_loader.hpp); or, as the
+  // call says (p.c_staged), either.
+  enum class CSource { kNone, kGlobal, kStaged, kGlobalOrStaged };
 
   // Byte offset of element (row, col) of a box (row-major D: line = row).
   TESSERA_HOST_DEVICE static constexpr std::uint32_t offset(int line, int element) {
@@ -125,16 +126,27 @@ struct WgmmaEpilogue {
                                             const Place& place = {}) {
     // A call that does not read C gets its own copy of the loop, without the per-element C
     // bounds arithmetic, which kept the tensor cores idle for a measurable share of the run
-    // (benchmark/notes/wgmma.md, section Versions, the beta == 0 store loop). Warpgroups with two 64-row blocks keep one copy for
-    // everything: a second made ptxas spill there. C staged or read from global memory share
-    // one copy (a third copy made ptxas spill with heavier epilogues).
+    // (benchmark/notes/wgmma.md, section Versions, the beta == 0 store loop). So does staged C:
+    // in a copy shared with C from global memory every element chose between the staging box
+    // and the bounds-checked global path, which made the epilogue instruction-bound at beta = 1
+    // (benchmark/notes/sweep.md, section "beta = 1"). Two exceptions keep one shared copy, because
+    // another copy made ptxas spill: warpgroups with two 64-row blocks (one copy for everything),
+    // and composed epilogues (staged C and C from global memory share one).
+    constexpr bool kStagedCopy = kRowBlocks == 1 && sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2 &&
+                                 std::is_same_v<Place, OneProblem> && !IsComposedEpilogue<std::remove_cv_t<Op>>::value;
     if constexpr (kRowBlocks == 1) {
       if (!op.reads_c()) {
         tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
         return;
       }
     }
-    if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
+    if constexpr (kStagedCopy) {
+      if (p.c_staged) {
+        tma_store_boxes<CSource::kStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
+      } else {
+        tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
+      }
+    } else if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
       tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty,
                                                 place);
     } else {
@@ -175,7 +187,7 @@ struct WgmmaEpilogue {
     // Whether C is in the staging boxes (known at compile time but for kGlobalOrStaged; only
     // one GEMM stages C).
     constexpr bool kMayStage = kC == CSource::kGlobalOrStaged && std::is_same_v<Place, OneProblem>;
-    const bool staged = kMayStage && p.c_staged;
+    const bool staged = kC == CSource::kStaged || (kMayStage && p.c_staged);
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
@@ -232,7 +244,12 @@ struct WgmmaEpilogue {
               at1 = box + col_base[h][1] + group;
             }
             float v0, v1;
-            if constexpr (kC == CSource::kGlobalOrStaged) {
+            if constexpr (kC == CSource::kStaged) {
+              float c0, c1;
+              staged_c_pair(at0, at1, c0, c1);
+              v0 = op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)});
+              v1 = op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)});
+            } else if constexpr (kC == CSource::kGlobalOrStaged) {
               // Staged: every thread reads exactly the C elements whose D it then writes in
               // their place.
               float c0 = 0.0f, c1 = 0.0f;
