@@ -11,8 +11,8 @@
 #                 not copied out (the caller's D keeps its poison); without a workspace, a D
 #                 that TMA cannot describe is sent to the TMA store anyway;
 #   shapes:       the cluster split-K sum leaves out the last CTA's partial tile; the
-#                 staged-C loader loads C from 8 columns to the right; the staged-C epilogue
-#                 copy reads each pair's two C values swapped; the transposed
+#                 staged-C loader loads C from 8 columns to the right; the epilogue reads
+#                 each pair's two staged C values swapped; the transposed
 #                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor); each row's staged A scale
@@ -82,7 +82,7 @@ if [[ -z $mutants ]]; then
     's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_staged_pair tessera/gemm/wgmma/epilogue.hpp \
-    's/^              staged_c_pair(at0, at1, c0, c1);/              staged_c_pair(at0, at1, c1, c0);/' \
+    's/^              if (staged) staged_c_pair(at0, at1, c0, c1);/              if (staged) staged_c_pair(at0, at1, c1, c0);/' \
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/select/transposed.hpp \
     's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
@@ -128,7 +128,7 @@ check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to 
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
 check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
 check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
-check test_wgmma_shapes_mutant_staged_pair "[staged_c]" "staged C's own epilogue copy reading each pair's two C values swapped"
+check test_wgmma_shapes_mutant_staged_pair "[staged_c]" "the epilogue reading each pair's two staged C values swapped"
 check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 check test_wgmma_fp8_mutant_scale_row "[modes]" "fp8 suite with each row's staged block scale taken from the previous row"

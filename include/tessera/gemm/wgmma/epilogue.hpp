@@ -244,14 +244,10 @@ struct WgmmaEpilogue {
               at1 = box + col_base[h][1] + group;
             }
             float v0, v1;
-            if constexpr (kC == CSource::kStaged) {
-              float c0, c1;
-              staged_c_pair(at0, at1, c0, c1);
-              v0 = op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)});
-              v1 = op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)});
-            } else if constexpr (kC == CSource::kGlobalOrStaged) {
+            if constexpr (kC == CSource::kStaged || kC == CSource::kGlobalOrStaged) {
               // Staged: every thread reads exactly the C elements whose D it then writes in
-              // their place.
+              // their place (kStaged: `staged` is true at compile time, and the global path
+              // below is not generated).
               float c0 = 0.0f, c1 = 0.0f;
               if (staged) staged_c_pair(at0, at1, c0, c1);
               // inside(): an epilogue with side effects (AuxiliaryOutput) writes only there.
