@@ -90,10 +90,11 @@ struct WgmmaFp8Mainloop {
   static constexpr int kInstructionK = 32;
   static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   static constexpr bool kBlockScales = Scales::kKind == scale::Kind::kBlockwise;
-  // Taking turns ran faster with block scales only (benchmark/notes/fp8.md, section Versions), so the
-  // other promoted modes issue freely.
-  static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales;
   static constexpr bool kStagedScales = kStagedScales_ && kBlockScales;
+  // Taking turns ran faster with block scales loaded by the consumers only (benchmark/notes/fp8.md,
+  // sections Versions and "Turns without the consumers' scale loads"): with the scales staged,
+  // issuing freely ran faster, and the other promoted modes issue freely too.
+  static constexpr bool kTakeTurns = kTakeTurns_ && kBlockScales && !kStagedScales;
   using Slot = ScaleSlot<kBlockM>;
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
