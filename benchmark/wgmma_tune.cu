@@ -96,6 +96,18 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 256, 64>>,
                                 gemm::option::Schedule<Cooperative>,
                                 gemm::option::Cluster<1, 2>>>("Cooperative 128x256 1x2", p, rows);
+  // Wave-filling widths between 128 and 256 (what cuBLAS's kernels do on mid-size shapes:
+  // benchmark/notes/sweep.md, "What cuBLAS runs where it is faster").
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 192, 64>>,
+                                gemm::option::Schedule<Cooperative>>>("Cooperative 128x192 1x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 192, 64>>,
+                                gemm::option::Schedule<Cooperative>,
+                                gemm::option::Cluster<1, 2>>>("Cooperative 128x192 1x2", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                gemm::option::Schedule<Cooperative>>>("Cooperative 128x128 1x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 128, 64>>,
+                                gemm::option::Schedule<Cooperative>,
+                                gemm::option::Cluster<2, 1>>>("Cooperative 128x128 2x1", p, rows);
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<256, 128, 64>>,
                                 gemm::option::Schedule<Cooperative>,
                                 gemm::option::Cluster<1, 2>>>("Cooperative 256x128 1x2", p, rows);
