@@ -132,8 +132,9 @@ struct WgmmaEpilogue {
     // (benchmark/notes/sweep.md, section "beta = 1"). Two exceptions keep one shared copy, because
     // another copy made ptxas spill: warpgroups with two 64-row blocks (one copy for everything),
     // and composed epilogues (staged C and C from global memory share one).
-    constexpr bool kStagedCopy = kRowBlocks == 1 && sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2 &&
-                                 std::is_same_v<Place, OneProblem> && !IsComposedEpilogue<std::remove_cv_t<Op>>::value;
+    constexpr bool kStageable = sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2;  // an fp8 C is never staged
+    constexpr bool kStagedCopy = kRowBlocks == 1 && kStageable && std::is_same_v<Place, OneProblem> &&
+                                 !IsComposedEpilogue<std::remove_cv_t<Op>>::value;
     if constexpr (kRowBlocks == 1) {
       if (!op.reads_c()) {
         tma_store_boxes<CSource::kNone>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
@@ -146,7 +147,7 @@ struct WgmmaEpilogue {
       } else {
         tma_store_boxes<CSource::kGlobal>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty, place);
       }
-    } else if constexpr (sizeof(EC) == sizeof(ED) && sizeof(ED) >= 2) {  // an fp8 C is never staged
+    } else if constexpr (kStageable) {
       tma_store_boxes<CSource::kGlobalOrStaged>(p, op, acc, m0, n0, staging, turn, barrier, t, c_full, c_empty,
                                                 place);
     } else {

@@ -91,7 +91,8 @@ struct ScaleStageCopies {
       const float* b = at.b + std::int64_t(unit.n) * kBlockN / scale::kBlock * p.epilogue.ld_b;
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);
-        const std::uint32_t slot = slots + std::uint32_t(pos.stage * Slot::kBytes) + 4u * std::uint32_t(lane);
+        const std::uint32_t stage_slot = slots + std::uint32_t(pos.stage * Slot::kBytes);
+        const std::uint32_t slot = stage_slot + 4u * std::uint32_t(lane);
         const float* row = a + kt * ld_a;
         TESSERA_UNROLL
         for (int i = 0; i < kRowsPerLane; ++i) {
@@ -100,7 +101,7 @@ struct ScaleStageCopies {
             nvidia::cp_async_4_or_zero(slot + 128u * std::uint32_t(i), read ? row + 32 * i : at.a, read);
           }
         }
-        if (lane == 0) nvidia::cp_async_4_or_zero(slots + std::uint32_t(pos.stage * Slot::kBytes) + 4u * Slot::kB, b + kt, true);
+        if (lane == 0) nvidia::cp_async_4_or_zero(stage_slot + 4u * Slot::kB, b + kt, true);
         nvidia::cp_async_arrive(&full[pos.stage]);
         pos.advance();
       }
