@@ -47,6 +47,8 @@
 //
 //  fp8moe_decode_block/<impl>/MxNxK, fp8moe_decode_tensor/...          (split K, small M)
 //    tessera_streamk   Tessera's fp8 GEMM with scheduler::StreamK<> (Fp8DecodeTile below)
+//    tessera_split     gemm::WgmmaFp8SmallM, D^T = B^T A^T with K split over a
+//                      cluster, 128 weight rows x 16, 32 or 64 tokens a tile (the narrowest >= M)
 //    tessera_wgmma     the fp8 suite's 128 x 128 x 128 data-parallel configuration
 //    cublaslt          cuBLASLt fp8 (block scales only where M is a multiple of 4: its 1 x 128
 //                      scales' leading dimension is M, which it requires so)
@@ -141,6 +143,10 @@ using Fp8DecodeTile = GemmShape<64, 128, 128>;
 template <class Scales>
 using DecodeConfig = Fp8Config<gemm::option::Tile<Fp8DecodeTile>, gemm::option::Scales<Scales>,
                                gemm::option::Scheduler<gemm::scheduler::StreamK<>>>;
+// Decode: the transposed K split over a cluster (gemm/select/small_m.hpp), 128 weight rows x
+// kTileM tokens a tile.
+template <class Scales, int kTileM>
+using DecodeSplit = gemm::WgmmaFp8SmallM<E8, E8, bfloat16_t, Scales, kTileM>;
 }  // namespace fp8moe
 #endif
 
@@ -603,6 +609,22 @@ std::vector<Impl<Fp8EpilogueProblem>> fp8_moe_epilogue_impls() {
 
 // ---- decode: split K -----------------------------------------------------------------------------
 
+#if TESSERA_BENCH_HAS_FP8_MOE
+// The transposed split's token tile: the narrowest that holds M (16, 32, 64; larger M takes
+// several tiles of 64).
+template <int kTileM>
+Error launch_fp8_decode_split_tile(Fp8Problem& p, ImplSlot& slot) {
+  namespace scale = tessera::gemm::scale;
+  return launch_fp8_tessera<fp8moe::DecodeSplit<scale::PerTensor, kTileM>, fp8moe::DecodeSplit<scale::Blockwise, kTileM>>(
+      p, slot);
+}
+Error launch_fp8_decode_split(Fp8Problem& p, ImplSlot& slot) {
+  if (p.spec.M <= 16) return launch_fp8_decode_split_tile<16>(p, slot);
+  if (p.spec.M <= 32) return launch_fp8_decode_split_tile<32>(p, slot);
+  return launch_fp8_decode_split_tile<64>(p, slot);
+}
+#endif
+
 std::vector<Impl<Fp8Problem>> fp8_moe_decode_impls(const Fp8Spec& s) {
   std::vector<Impl<Fp8Problem>> impls;
 #if TESSERA_BENCH_HAS_FP8_MOE
@@ -610,6 +632,7 @@ std::vector<Impl<Fp8Problem>> fp8_moe_decode_impls(const Fp8Spec& s) {
     namespace scale = tessera::gemm::scale;
     impls.push_back({"tessera_streamk", 100.0,
                      &launch_fp8_tessera<fp8moe::DecodeConfig<scale::PerTensor>, fp8moe::DecodeConfig<scale::Blockwise>>});
+    impls.push_back({"tessera_split", 100.0, &launch_fp8_decode_split});
   }
 #endif
 #if TESSERA_BENCH_HAS_WGMMA

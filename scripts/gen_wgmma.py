@@ -14,8 +14,9 @@ import sys
 OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "include/tessera/arch/nvidia/wgmma_instructions.hpp"
 
 SHAPES = [16, 32, 64, 128, 192, 256]
-# fp8 configurations take N tiles of 64 and up (wgmma/config.hpp).
-FP8_SHAPES = [64, 128, 192, 256]
+# fp8 configurations take N tiles of 16 and up (wgmma/config.hpp; 16 and 32: the transposed
+# small-M tiles of gemm/select/small_m.hpp).
+FP8_SHAPES = [16, 32, 64, 128, 192, 256]
 TYPES = [("f16", "kF16"), ("bf16", "kBf16")]
 FP8_TYPES = [("e4m3", "kE4m3"), ("e5m2", "kE5m2")]
 

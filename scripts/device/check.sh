@@ -17,8 +17,8 @@
 #                     --hot, --shapes=..., --benchmark_filter=...)
 #   --examples        the example GEMMs with verification, beside cuBLAS
 #   --probe=NAME[:ARGS]  a probe program, benchmark/<name>.cu (stream_k_probe, fp8_precision,
-#                     beta_probe, wgmma_tune, small_m_split_probe, kernel_probe), built with nvcc
-#                     for sm_90a and run with ARGS
+#                     beta_probe, wgmma_tune, small_m_split_probe, kernel_probe,
+#                     fp8_small_m_probe), built with nvcc for sm_90a and run with ARGS
 #                     (split on spaces); may be given more than once
 #   --out=DIR         logs and results (default: $OUT, else build/gpu/check)
 #   --prebuilt=DIR    run the binaries in DIR instead of building (default: $TESSERA_PREBUILT);

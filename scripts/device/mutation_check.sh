@@ -16,7 +16,8 @@
 #                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor); each row's staged A scale
-#                 is the previous row's (wgmma/scale_stages.hpp);
+#                 is the previous row's (wgmma/scale_stages.hpp); the transposed small-M
+#                 path keeps A's and B's scales in place (select/transposed.hpp);
 #   stream-K:     the fix-up skips one peer's partial tile; it adds one peer's partial twice;
 #   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
 #                 off by one tile), test_many_gemms;
@@ -92,6 +93,9 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_fp8_mutant_scale_row tessera/gemm/wgmma/scale_stages.hpp \
     's/read ? row + 32 \* i : at.a/read ? row + 32 * i - (lane > 0 ? 1 : 0) : at.a/' \
     test/gpu/test_wgmma_fp8.cu
+  build_mutant test_wgmma_fp8_mutant_transposed_scales tessera/gemm/select/transposed.hpp \
+    's/t.epilogue.a = a.epilogue.b;/t.epilogue.a = a.epilogue.a;/; s/t.epilogue.b = a.epilogue.a;/t.epilogue.b = a.epilogue.b;/' \
+    test/gpu/test_wgmma_fp8_schedules.cu
   build_mutant test_wgmma_fp8_many_mutant_expert_scale tessera/gemm/wgmma/scale_stages.hpp \
     's/e.scale_b + unit.problem \* e.stride_b/e.scale_b + (unit.problem > 0 ? unit.problem - 1 : 0) * e.stride_b/' \
     test/gpu/test_wgmma_fp8_many.cu
@@ -132,6 +136,7 @@ check test_wgmma_shapes_mutant_staged_pair "[staged_c]" "the epilogue reading ea
 check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 check test_wgmma_fp8_mutant_scale_row "[modes]" "fp8 suite with each row's staged block scale taken from the previous row"
+check test_wgmma_fp8_mutant_transposed_scales "[split]" "fp8 small M (transposed) keeping A's and B's scales in place"
 check test_stream_k_gemm_mutant_skip "[stream_k][layout]" "stream-K fix-up skipping a peer's partial tile"
 check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up adding a peer's partial tile twice"
 check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"

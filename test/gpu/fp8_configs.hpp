@@ -1,6 +1,10 @@
 // The fp8 configurations the GPU suite runs (test_wgmma_fp8*.cu): A row-major and B
 // column-major (K-major, as fp8 wgmma needs), D row-major.
 #pragma once
+#include <type_traits>
+
+#include "tessera/gemm/select/small_m.hpp"
+#include "tessera/gemm/wgmma/cluster_split.hpp"
 #include "tessera/gemm/wgmma/wgmma.hpp"
 
 namespace tessera::test::fp8 {
@@ -29,6 +33,29 @@ using FastBf16 = Fp8<e4m3, e4m3, bfloat16_t, scale::Fast<scale::PerTensor>, Gemm
 using PingpongBlock = Fp8<e4m3, e4m3, bfloat16_t, scale::Blockwise, GemmShape<64, 128, 128>, schedule::Pingpong>;
 using ClusterBlock = Fp8<e4m3, e4m3, bfloat16_t, scale::Blockwise, GemmShape<128, 128, 128>, schedule::Cooperative,
                          ClusterShape<2, 1>>;
+
+// Narrow N tiles (16, 32: the transposed small-M tiles) in the wgmma kernel.
+using TensorN32 = Fp8<e4m3, e4m3, bfloat16_t, scale::PerTensor, GemmShape<128, 32, 128>>;
+// K split over a cluster: decode computed transposed (gemm/select/small_m.hpp), the split chosen
+// per call or fixed; and a block-scaled tile split as it is (ClusterSplitK, not transposed).
+using SplitTensorBf16 = gemm::WgmmaFp8SmallM<e4m3, e4m3, bfloat16_t, scale::PerTensor>;
+using SplitRowColF32M32By4 = gemm::WgmmaFp8SmallM<e4m3, e5m2, float, scale::PerRowColumn, 32, 4>;
+using SplitTensorF16M64 = gemm::WgmmaFp8SmallM<e5m2, e4m3, half_t, scale::PerTensor, 64>;
+using SplitFastBf16 = gemm::WgmmaFp8SmallM<e4m3, e4m3, bfloat16_t, scale::Fast<scale::PerTensor>>;
+using SplitBlockBf16 = gemm::WgmmaFp8SmallM<e4m3, e4m3, bfloat16_t, scale::Blockwise>;
+using SplitBlockF32M64By3 = gemm::WgmmaFp8SmallM<e5m2, e4m3, float, scale::Blockwise, 64, 3>;
+using SplitBlockTile = gemm::ClusterSplitK<
+    Fp8<e4m3, e4m3, bfloat16_t, scale::Blockwise, GemmShape<128, 128, 128>, schedule::Cooperative>>;
+
+// The split (CTAs per cluster) a call of Config takes.
+template <class Config, class Args>
+int split_of(const Args& args) {
+  if constexpr (std::is_same_v<typename Config::Family, gemm::TransposedFamily>) {
+    return gemm::cluster_splits<typename Config::Inner>(gemm::transpose_arguments<Config>(args));
+  } else {
+    return gemm::cluster_splits<Config>(args);
+  }
+}
 
 // Requires the path the call takes.
 template <class Config>

@@ -4,7 +4,8 @@
 // and e5m2 x e5m2, every path (TMA; odd extents
 // and leading dimensions: packed with a workspace, generic without), K not a multiple of 128
 // (a partial last scale block), C == D with beta, K = 0, a K = 16384 problem with block
-// scales spanning 2^-20 .. 2^20; bad arguments return a named Status and leave D untouched.
+// scales spanning 2^-20 .. 2^20; a narrow N tile (32: the transposed small-M tiles' width); bad
+// arguments return a named Status and leave D untouched.
 // Each element within its derived error bound (fp8_case.hpp). Label `gpu`; needs sm_90.
 #include "fp8_case.hpp"
 #include "fp8_configs.hpp"
@@ -51,7 +52,8 @@ void sweep() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("wgmma fp8 GEMM: every scale mode, D type and operand pairing", "[gpu][fp8][modes]",
-                   BlockBf16, BlockF32, TensorF16, RowColBf16, BlockE4m3D, TensorE5m2D, FastRowColE5m2F32) {
+                   BlockBf16, BlockF32, TensorF16, RowColBf16, BlockE4m3D, TensorE5m2D, FastRowColE5m2F32,
+                   TensorN32) {
   sweep<TestType>();
 }
 

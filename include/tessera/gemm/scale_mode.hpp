@@ -7,6 +7,8 @@
 //   scale::PerRowColumn   a float per row of A, per column of B: D(m, n) = sa[m] sb[n] (A B)(m, n) (wgmma fp8)
 //   scale::Blockwise      float scales, A per 1 x 128 (a float per row per 128 of K), B per 128 x 128:
 //                         D(m, n) = sum over K blocks kb of sa(m, kb) sb(n/128, kb) (A B)_kb(m, n) (wgmma fp8)
+//   scale::BlockwiseTransposed  Blockwise seen from D^T (A per 128 x 128, B per 128 x 1): the inner
+//                         mode of the fp8 small-M path (gemm/select/small_m.hpp)
 //   scale::Mx             OCP microscaling: one e8m0 scale per 32 values of K for each row of A and
 //                         each column of B, applied by the MMA instruction (gfx950
 //                         v_mfma_scale_*_f8f6f4, MFMA; sm_100a .kind::mxf8f6f4 / .kind::mxf4, tcgen05)
@@ -45,7 +47,7 @@ enum class Accumulation { kPromoted, kFast };
 
 namespace scale {
 
-enum class Kind { kNone, kPerTensor, kPerRowColumn, kBlockwise, kMx, kNvfp4 };
+enum class Kind { kNone, kPerTensor, kPerRowColumn, kBlockwise, kBlockwiseTransposed, kMx, kNvfp4 };
 
 template <Kind kKind_, Accumulation kAccumulation_ = Accumulation::kPromoted>
 struct ModeBase {
@@ -79,6 +81,15 @@ struct Blockwise : ModeBase<Kind::kBlockwise> {
   static constexpr const char* kName = "block 1x128 / 128x128";
 };
 
+// Blockwise as a transposed problem sees it (D^T = B^T A^T, gemm/select/transposed.hpp): A per
+// 128 x 128 (the user's B), B per 128 x 1, a float per column per 128 of K (the user's A):
+// D(m, n) = sum over kb of sa(m/128, kb) sb(n, kb) (A B)_kb(m, n), a.data[mb * ld + kb]
+// (ld >= ceil(K/128)), b.data[kb * ld + n] (ld >= N). The small-M fp8 path's inner mode.
+struct BlockwiseTransposed : ModeBase<Kind::kBlockwiseTransposed> {
+  using ScaleType = float;
+  static constexpr const char* kName = "block 128x128 / 128x1 (transposed)";
+};
+
 // Scales of type ScaleType_, one per kBlockValues_ values of K, applied by the MMA instruction.
 template <Kind kKind_, int kBlockValues_, class ScaleType_>
 struct InstructionBlocks : ModeBase<kKind_> {
@@ -108,6 +119,8 @@ template <>
 inline constexpr bool is_scale_mode<PerRowColumn> = true;
 template <>
 inline constexpr bool is_scale_mode<Blockwise> = true;
+template <>
+inline constexpr bool is_scale_mode<BlockwiseTransposed> = true;
 template <>
 inline constexpr bool is_scale_mode<Mx> = true;
 template <>

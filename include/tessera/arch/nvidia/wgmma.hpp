@@ -113,8 +113,8 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k16(float (&d)[N / 2], std::uin
 template <int N, WgmmaType A, WgmmaType B>
 TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k32(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b,
                                                      int scale_d) {
-  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
-                "Tessera wgmma: the wrapped fp8 shapes are m64n64k32, m64n128k32, m64n192k32 and m64n256k32");
+  static_assert(N == 16 || N == 32 || N == 64 || N == 128 || N == 192 || N == 256,
+                "Tessera wgmma: the wrapped fp8 shapes are m64nNk32 for N = 16, 32, 64, 128, 192 and 256");
   static_assert((A == WgmmaType::kE4m3 || A == WgmmaType::kE5m2) && (B == WgmmaType::kE4m3 || B == WgmmaType::kE5m2),
                 "Tessera wgmma: m64nNk32 takes e4m3 or e5m2 operands");
   detail::WgmmaFp8Instruction<N, A, B>::run(d, desc_a, desc_b, scale_d);

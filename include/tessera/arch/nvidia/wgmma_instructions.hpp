@@ -371,6 +371,186 @@ struct WgmmaInstruction<256, WgmmaType::kBf16> {
 };
 
 template <>
+struct WgmmaFp8Instruction<16, WgmmaType::kE4m3, WgmmaType::kE4m3> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<16, WgmmaType::kE4m3, WgmmaType::kE5m2> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e5m2 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<16, WgmmaType::kE5m2, WgmmaType::kE4m3> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k32.f32.e5m2.e4m3 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<16, WgmmaType::kE5m2, WgmmaType::kE5m2> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[8], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %10, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n16k32.f32.e5m2.e5m2 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, "
+        "%8, %9, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<32, WgmmaType::kE4m3, WgmmaType::kE4m3> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<32, WgmmaType::kE4m3, WgmmaType::kE5m2> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e5m2 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<32, WgmmaType::kE5m2, WgmmaType::kE4m3> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k32.f32.e5m2.e4m3 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
+struct WgmmaFp8Instruction<32, WgmmaType::kE5m2, WgmmaType::kE5m2> {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[16], std::uint64_t desc_a,
+                                                     std::uint64_t desc_b, int scale_d) {
+#if defined(TESSERA_SM90A_DEVICE_PASS)
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.b32 p, %18, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n32k32.f32.e5m2.e5m2 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1;\n\t}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#else
+    (void)d;
+    (void)desc_a;
+    (void)desc_b;
+    (void)scale_d;
+#endif
+  }
+};
+
+template <>
 struct WgmmaFp8Instruction<64, WgmmaType::kE4m3, WgmmaType::kE4m3> {
   TESSERA_DEVICE TESSERA_FORCEINLINE static void run(float (&d)[32], std::uint64_t desc_a,
                                                      std::uint64_t desc_b, int scale_d) {

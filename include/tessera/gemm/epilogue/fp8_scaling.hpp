@@ -67,7 +67,8 @@ struct Fp8OutputOp {
 template <class ScaleMode, class ElementD, class Then = LinearCombination>
 struct Fp8Scaling {
   static_assert(ScaleMode::kKind == scale::Kind::kPerTensor || ScaleMode::kKind == scale::Kind::kPerRowColumn ||
-                    ScaleMode::kKind == scale::Kind::kBlockwise,
+                    ScaleMode::kKind == scale::Kind::kBlockwise ||
+                    ScaleMode::kKind == scale::Kind::kBlockwiseTransposed,
                 "Tessera Fp8Scaling: the scale mode must be scale::PerTensor, scale::PerRowColumn or scale::Blockwise "
                 "(gemm/scale_mode.hpp)");
   using Arguments = Fp8EpilogueArguments<typename Then::Arguments>;
@@ -85,17 +86,22 @@ struct Fp8Scaling {
   // Floats a mode needs of A's and B's scales for an M x N x K problem at leading
   // dimensions ld_a, ld_b (the smallest allowed when 0).
   static std::int64_t k_blocks(std::int64_t K) { return ceil_div<std::int64_t>(K, scale::kBlock); }
+  // Blockwise: A's [kb][M], B's [N/128][kb]; BlockwiseTransposed: A's [M/128][kb], B's [kb][N].
+  static constexpr bool kTransposedBlocks = kKind == scale::Kind::kBlockwiseTransposed;
   static std::int64_t ld_a_of(const Arguments& s, const EpilogueProblem& p) {
-    return s.a.ld > 0 ? s.a.ld : p.M;
+    return s.a.ld > 0 ? s.a.ld : kTransposedBlocks ? k_blocks(p.K) : p.M;
   }
   static std::int64_t ld_b_of(const Arguments& s, const EpilogueProblem& p) {
-    return s.b.ld > 0 ? s.b.ld : k_blocks(p.K);
+    return s.b.ld > 0 ? s.b.ld : kTransposedBlocks ? p.N : k_blocks(p.K);
   }
   // The floats one problem reads from its first scale of A (rows: A's rows as the scales
   // address them) and of B; 0 where the mode reads no size (per tensor: one float).
   static std::int64_t extent_a(const Arguments& s, const EpilogueProblem& p, std::int64_t rows) {
     if constexpr (kKind == scale::Kind::kPerRowColumn) return rows;
     if constexpr (kKind == scale::Kind::kBlockwise) return ld_a_of(s, p) * (k_blocks(p.K) - 1) + rows;
+    if constexpr (kTransposedBlocks) {
+      return ld_a_of(s, p) * (ceil_div<std::int64_t>(rows, scale::kBlock) - 1) + k_blocks(p.K);
+    }
     return 1;
   }
   static std::int64_t extent_b(const Arguments& s, const EpilogueProblem& p) {
@@ -103,6 +109,7 @@ struct Fp8Scaling {
     if constexpr (kKind == scale::Kind::kBlockwise) {
       return ld_b_of(s, p) * (ceil_div<std::int64_t>(p.N, scale::kBlock) - 1) + k_blocks(p.K);
     }
+    if constexpr (kTransposedBlocks) return ld_b_of(s, p) * (k_blocks(p.K) - 1) + p.N;
     return 1;
   }
 
@@ -119,6 +126,10 @@ struct Fp8Scaling {
     if constexpr (kKind == scale::Kind::kBlockwise) {
       if (ld_a_of(s, p) < p.M) return Status::kErrorScaleATooSmall;
       if (ld_b_of(s, p) < k_blocks(p.K)) return Status::kErrorScaleBTooSmall;
+    }
+    if constexpr (kTransposedBlocks) {
+      if (ld_a_of(s, p) < k_blocks(p.K)) return Status::kErrorScaleATooSmall;
+      if (ld_b_of(s, p) < p.N) return Status::kErrorScaleBTooSmall;
     }
     if constexpr (kKind != scale::Kind::kPerTensor) {  // per tensor: one float, size not read
       if (s.a.size < extent_a(s, p, p.M)) return Status::kErrorScaleATooSmall;

@@ -12,6 +12,13 @@
 //
 // Arguments are checked as the user wrote them (each Status names the user's operand), then by
 // Inner's own checks on the transposed problem, whose A / B Statuses are renamed back.
+//
+// fp8 operands (an Inner with fp8 A and B, both K-major: the user's A row-major, B column-major,
+// whose flips are K-major again): Inner's epilogue is Fp8Scaling<Mode, D, TransposedEpilogue<E>>
+// and the user's Fp8Scaling<Mode, D, E>, with the same arguments; A's and B's scales change
+// places with the operands: per tensor and per row / column as they are; the user's block scales
+// (A per 1 x 128, B per 128 x 128) are Inner's scale::BlockwiseTransposed (A per 128 x 128, B per
+// 128 x 1), the same floats at the same addresses.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +29,8 @@
 #include "tessera/gemm/arguments.hpp"
 #include "tessera/gemm/can_implement.hpp"
 #include "tessera/gemm/epilogue/epilogue.hpp"
+#include "tessera/gemm/epilogue/fp8_scaling.hpp"
+#include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/layout/matrix_layout.hpp"
 #include "tessera/runtime/device.hpp"
@@ -65,10 +74,36 @@ struct TransposedEpilogue {
 };
 
 namespace detail {
+// The epilogue the user's D gets, from the inner configuration's: TransposedEpilogue<E> is E;
+// an fp8 configuration's Fp8Scaling<Mode, D, TransposedEpilogue<E>> is Fp8Scaling<Mode, D, E>
+// (the same arguments: the scales, D's scale and amax, E's).
 template <class E>
-struct IsTransposedEpilogue : std::false_type {};
+struct UserEpilogue {
+  static constexpr bool kTransposed = false;
+  static constexpr bool kFp8 = false;
+};
 template <class E>
-struct IsTransposedEpilogue<TransposedEpilogue<E>> : std::true_type {};
+struct UserEpilogue<TransposedEpilogue<E>> {
+  static constexpr bool kTransposed = true;
+  static constexpr bool kFp8 = false;
+  using type = E;
+};
+// The scale mode the user's call has for the inner configuration's: block scales transposed
+// (A per 128 x 128, B per 128 x 1) are the user's Blockwise (A per 1 x 128, B per 128 x 128).
+template <class Mode>
+struct UserScaleMode {
+  using type = Mode;
+};
+template <>
+struct UserScaleMode<scale::BlockwiseTransposed> {
+  using type = scale::Blockwise;
+};
+template <class Mode, class ElementD, class E>
+struct UserEpilogue<Fp8Scaling<Mode, ElementD, TransposedEpilogue<E>>> {
+  static constexpr bool kTransposed = true;
+  static constexpr bool kFp8 = true;
+  using type = Fp8Scaling<typename UserScaleMode<Mode>::type, ElementD, E>;
+};
 
 // A Status Inner gave about its A or B, renamed to the user's operand.
 inline Status transpose_status(Status s) {
@@ -79,6 +114,10 @@ inline Status transpose_status(Status s) {
     case Status::kErrorNullB: return Status::kErrorNullA;
     case Status::kErrorMisalignedA: return Status::kErrorMisalignedB;
     case Status::kErrorMisalignedB: return Status::kErrorMisalignedA;
+    case Status::kErrorNullScaleA: return Status::kErrorNullScaleB;
+    case Status::kErrorNullScaleB: return Status::kErrorNullScaleA;
+    case Status::kErrorScaleATooSmall: return Status::kErrorScaleBTooSmall;
+    case Status::kErrorScaleBTooSmall: return Status::kErrorScaleATooSmall;
     default: return s;
   }
 }
@@ -100,10 +139,15 @@ struct Transposed {
   using LayoutA = FlipLayout<typename Inner::LayoutB>;
   using LayoutB = FlipLayout<typename Inner::LayoutA>;
   using LayoutC = FlipLayout<typename Inner::LayoutC>;
-  static_assert(detail::IsTransposedEpilogue<typename Inner::Epilogue>::value,
+  using Outer = detail::UserEpilogue<typename Inner::Epilogue>;
+  static_assert(Outer::kTransposed,
                 "Tessera Transposed: the inner configuration's epilogue must be TransposedEpilogue<E> (E is what "
-                "the user's D gets)");
-  using Epilogue = typename Inner::Epilogue::User;
+                "the user's D gets; fp8: Fp8Scaling<Mode, D, TransposedEpilogue<E>>)");
+  static_assert(!Outer::kFp8 || Inner::Scales::kKind != scale::Kind::kBlockwise,
+                "Tessera Transposed: an inner configuration with fp8 block scales reads them as its own A's and B's; "
+                "give it scale::BlockwiseTransposed (the user's Blockwise seen from D^T)");
+  using Epilogue = typename Outer::type;
+  using Scales = typename detail::UserScaleMode<typename Inner::Scales>::type;  // fp8: as the user's call sees it
 };
 
 // The inner configuration's arguments for the user's.
@@ -124,6 +168,11 @@ ConfigArguments<typename Config::Inner> transpose_arguments(const ConfigArgument
   t.alpha = a.alpha;
   t.beta = a.beta;
   t.epilogue = a.epilogue;
+  if constexpr (detail::UserEpilogue<typename Config::Inner::Epilogue>::kFp8) {
+    // fp8: the inner A is the user's B, so its scales are B's (per tensor, or per row of B^T).
+    t.epilogue.a = a.epilogue.b;
+    t.epilogue.b = a.epilogue.a;
+  }
   return t;
 }
 

@@ -45,18 +45,21 @@ struct ClusterPartialSum {
   // and the store of D, the cluster barrier again (no CTA leaves while another still reads its
   // partial); without one, the store from registers. Producer side: the same two cluster
   // barriers, which every thread of every CTA of the cluster must reach.
-  template <class Params>
-  TESSERA_DEVICE static void consumer_side(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+  // `output`: the epilogue each element of D goes through (the configuration's, or fp8's
+  // per-thread output op).
+  template <class Params, class Output>
+  TESSERA_DEVICE static void consumer_side(const Params& p, const Output& output,
+                                           const float (&acc)[kRowBlocks][kAccPerBlock],
                                            unsigned char* partial, std::int64_t m0, std::int64_t n0, int t, int ct,
                                            int splits, int meet) {
     if (splits > 1) {
       nvidia::named_barrier_sync(meet, kConsumerThreads);
       write(acc, partial, ct);
       nvidia::cluster_sync();  // every partial tile is written and visible cluster-wide
-      sum_and_store(p, acc, partial, m0, n0, t, ct, int(nvidia::cluster_cta_rank()), splits);
+      sum_and_store(p, output, acc, partial, m0, n0, t, ct, int(nvidia::cluster_cta_rank()), splits);
       nvidia::cluster_sync();  // and read
     } else {
-      sum_and_store(p, acc, partial, m0, n0, t, ct, 0, 1);
+      sum_and_store(p, output, acc, partial, m0, n0, t, ct, 0, 1);
     }
   }
   TESSERA_DEVICE static void producer_side(int splits) {
@@ -81,11 +84,12 @@ struct ClusterPartialSum {
   // first the C values of the batch's elements (loads in flight together, not one latency per
   // element), then each group's partial sums, up to kInFlight CTAs' at once, added in rank
   // order.
-  template <class Params>
-  TESSERA_DEVICE static void sum_and_store(const Params& p, const float (&acc)[kRowBlocks][kAccPerBlock],
+  template <class Params, class Output>
+  TESSERA_DEVICE static void sum_and_store(const Params& p, const Output& output,
+                                           const float (&acc)[kRowBlocks][kAccPerBlock],
                                            unsigned char* partial, std::int64_t m0, std::int64_t n0, int t, int ct,
                                            int rank, int splits) {
-    const bool reads_c = p.epilogue.reads_c();
+    const bool reads_c = output.reads_c();
     const std::uint32_t slots = nvidia::smem_address(partial) + std::uint32_t(ct) * 16;
     TESSERA_UNROLL
     for (int g0 = 0; g0 < kGroups; g0 += kBatch) {
@@ -112,7 +116,7 @@ struct ClusterPartialSum {
           const Element e = element(t, 4 * g + j, m0, n0);
           if (e.m < p.M && e.n < p.N) {
             p.d[LayoutC::offset(e.m, e.n, p.ldd)] =
-                from_float<ElementD>(p.epilogue(values[j], EpilogueElement{e.m, e.n, c[b][j], reads_c}));
+                from_float<ElementD>(output(values[j], EpilogueElement{e.m, e.n, c[b][j], reads_c}));
           }
         }
       }

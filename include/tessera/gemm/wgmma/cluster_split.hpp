@@ -113,10 +113,17 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
     int split = 1;
     Status s = splits(a, d, &split);
     if (!ok(s)) return s;
+    if constexpr (Config::kFp8) {
+      // fp8: amax of D is gathered with atomic maxima, from 0.
+      if (a.epilogue.amax_d != nullptr) {
+        TESSERA_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(a.epilogue.amax_d, 0, sizeof(float), stream));
+      }
+    }
     Params p{};
     tma_launch::fill<Config>(p, a);
-    s = tma_launch::encode<typename Config::ElementA>(&p.map_a, tma_launch::map_a_plan<Config>(a));
-    if (ok(s)) s = tma_launch::encode<typename Config::ElementB>(&p.map_b, tma_launch::map_b_plan<Config>(a));
+    // K == 0 reads no operand (D = beta C): no tensor map describes an empty K, none is made.
+    if (a.K > 0) s = tma_launch::encode<typename Config::ElementA>(&p.map_a, tma_launch::map_a_plan<Config>(a));
+    if (ok(s) && a.K > 0) s = tma_launch::encode<typename Config::ElementB>(&p.map_b, tma_launch::map_b_plan<Config>(a));
     if (!ok(s)) return s;
     // Every tile in `split` slices, one CTA each, a tile's CTAs one cluster.
     p.scheduler = Config::Scheduler::make(detail::split_tile_grid<Config>(a), split, a.split);

@@ -5,7 +5,9 @@
 // tile, epilogue and output element; its Cooperative schedule's two consumer warpgroups each
 // run half the tile's rows over this CTA's K slice, then the cluster sums its partial tiles
 // through distributed shared memory and each CTA stores its share of D
-// (wgmma/cluster_split_kernel.hpp).
+// (wgmma/cluster_split_kernel.hpp). An fp8 tile (A row-major, B column-major) brings its scale
+// mode, applied in the main loop as the wgmma kernel applies it, and its epilogue (D's scale and
+// amax): the decode shapes' K split (gemm/select/small_m.hpp, WgmmaFp8SmallM).
 //
 //   using Tile = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor,
 //                            option::Tile<GemmShape<128, 128, 64>>>;
@@ -54,6 +56,9 @@ struct ClusterSplitK {
   using LayoutB = typename Tile::LayoutB;
   using LayoutC = typename Tile::LayoutC;
   using Epilogue = typename Tile::Epilogue;
+  // fp8 operands: the tile's scale mode, applied in the main loop (wgmma/fp8_mainloop.hpp).
+  static constexpr bool kFp8 = Tile::kFp8;
+  using Scales = typename Tile::Scales;
   using Scheduler = scheduler::StreamK<scheduler::reduce::ClusterShared>;
   using TileShape = typename Tile::TileShape;
   using Cluster = ClusterShape<1, 1>;  // operand tiles are not shared: the cluster splits K
@@ -91,6 +96,8 @@ struct ClusterSplitK {
   static_assert(kSplits_ >= 0 && kSplits_ <= kMaxClusterSplits,
                 "Tessera ClusterSplitK: the split must be 0 (chosen per call) or 1 to 16 CTAs per cluster");
   static_assert(kStages >= 2, "Tessera ClusterSplitK: the pipeline needs at least 2 stages");
+  static_assert(!kFp8 || (kKMajorA && kKMajorB),
+                "Tessera ClusterSplitK: fp8 wgmma reads both operands K-major: A row-major, B column-major");
   static_assert(kPartialBytes <= kStages * kStageBytes,
                 "Tessera ClusterSplitK: the partial tile does not fit in the stages' shared memory: use a smaller "
                 "tile");

@@ -29,6 +29,7 @@
 #include "tessera/gemm/wgmma/cluster_partial_sum.hpp"
 #include "tessera/gemm/tma/stage_ring.hpp"
 #include "tessera/gemm/tma/producer.hpp"
+#include "tessera/gemm/wgmma/fp8_mainloop.hpp"
 #include "tessera/gemm/wgmma/mainloop.hpp"
 #include "tessera/gemm/wgmma/cluster_split_smem_plan.hpp"
 #include "tessera/gemm/tma/params.hpp"
@@ -48,6 +49,12 @@ struct WgmmaClusterSplitKernel {
   static constexpr int kAccPerBlock = Config::kBlockN / 2;
   using Producer = TmaProducer<Operands, kStages>;
   using Mainloop = WgmmaMainloop<Operands, kStages, kRowBlocks, false>;
+  // fp8 operands: promoted (or fast) accumulation with the scales applied in the main loop. The
+  // consumers read block scales themselves, two K tiles ahead, and issue freely: a K-split
+  // unit is a short, memory-bound slice, where taking turns has nothing to hide.
+  static constexpr int kTurnBarrier = 2;  // named barriers 2 and 3 (unused: no turns)
+  using Fp8Mainloop = WgmmaFp8Mainloop<Operands, kStages, kRowBlocks, false, typename Config::Scales, false,
+                                       kTurnBarrier, typename Config::Scheduler, false>;
   using Sum = ClusterPartialSum<typename Config::LayoutC, typename Config::ElementD, Config::kBlockN, kRowBlocks>;
   // As the wgmma kernel: 40 registers for the producer, 232 for each consumer.
   static constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -69,9 +76,11 @@ struct WgmmaClusterSplitKernel {
 
     if (threadIdx.x == 0) {
       // The tensor maps' fetch first: with a short K slice (decode) the kernel is mostly its
-      // first loads' latency, and the maps are needed before any of them.
-      nvidia::tma_prefetch(&p.map_a);
-      nvidia::tma_prefetch(&p.map_b);
+      // first loads' latency, and the maps are needed before any of them. (K == 0: no maps.)
+      if (p.K > 0) {
+        nvidia::tma_prefetch(&p.map_a);
+        nvidia::tma_prefetch(&p.map_b);
+      }
       init_stage_barriers(full, empty, kStages, 1, 2);
       nvidia::fence_barrier_init();
     }
@@ -97,14 +106,33 @@ struct WgmmaClusterSplitKernel {
       const int row0 = c * Config::kWarpgroupRows;
       RingPosition<kStages> pos;
       const std::uint32_t a = nvidia::smem_address(stages_a), b = nvidia::smem_address(stages_b);
-      Mainloop::run(acc, a, b, full, pos, unit.k_tiles(), row0, [&](int stage) {
+      auto release = [&](int stage) {
         if (t == 0) nvidia::mbarrier_arrive(&empty[stage]);
-      });
+      };
+      if constexpr (Config::kFp8) {
+        IssueTurns<kTurnBarrier> turns{c};
+        Fp8Mainloop::run(acc, a, b, full, pos, unit, row0, release, p, t, turns, true, 0u);
+      } else {
+        Mainloop::run(acc, a, b, full, pos, unit.k_tiles(), row0, release);
+      }
       const std::int64_t m0 = std::int64_t(unit.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(unit.n) * Config::kBlockN;
       // The medium's fix-up: the cluster's partials summed in slice order, this CTA's share of D
-      // stored (from registers alone without a split).
-      Sum::consumer_side(p, acc, partial, m0, n0, t, c * 128 + t, splits, kConsumersMeet);
+      // stored (from registers alone without a split) through the thread's output op.
+      decltype(auto) output = output_op(p);
+      Sum::consumer_side(p, output, acc, partial, m0, n0, t, c * 128 + t, splits, kConsumersMeet);
+      if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
+    }
+  }
+
+ private:
+  // What each consumer thread applies to its elements: the configuration's epilogue, or with
+  // fp8 operands its copy with the per-call scalars read once (and the thread's amax of D).
+  TESSERA_DEVICE static decltype(auto) output_op(const TmaGemmParams<Config>& p) {
+    if constexpr (Config::kFp8) {
+      return p.epilogue.resolve();
+    } else {
+      return (p.epilogue);
     }
   }
 };

@@ -138,7 +138,7 @@ struct WgmmaConfig
   static_assert(kFp8 || !Base::Options::kScalesGiven,
                 "Tessera WgmmaConfig: option::Scales is for fp8 operands only");
   static_assert(Scales::kKind == scale::Kind::kPerTensor || Scales::kKind == scale::Kind::kPerRowColumn ||
-                    Scales::kKind == scale::Kind::kBlockwise,
+                    Scales::kKind == scale::Kind::kBlockwise || Scales::kKind == scale::Kind::kBlockwiseTransposed,
                 "Tessera WgmmaConfig: the wgmma family takes the scale modes scale::PerTensor, PerRowColumn and "
                 "Blockwise (or Fast<PerTensor or PerRowColumn>), applied to fp8 operands in software; scale::None, "
                 "Mx and Nvfp4 are not built for it");
@@ -148,6 +148,10 @@ struct WgmmaConfig
   static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || scale::kBlock % kBlockK == 0,
                 "Tessera WgmmaConfig: block scales need a K tile that divides 128 (each K tile under one A "
                 "and one B scale)");
+  static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwiseTransposed ||
+                    (kBlockK == scale::kBlock && kBlockM == scale::kBlock && !kPingpong),
+                "Tessera WgmmaConfig: transposed block scales need a 128 x N x 128 Cooperative tile (each tile "
+                "under one A scale block per K tile)");
   static_assert(!kFp8 || Scales::kKind != scale::Kind::kBlockwise || kBlockN == 64 || kBlockN == 128,
                 "Tessera WgmmaConfig: block scales need an N tile of 64 or 128 (each tile under one B scale "
                 "block of 128 columns)");
@@ -155,8 +159,6 @@ struct WgmmaConfig
                 "Tessera WgmmaConfig: promoted fp8 accumulation keeps the K tile's sums beside the fp32 "
                 "accumulators, and both would not fit a consumer thread's registers: use at most 64 rows x "
                 "192 columns per consumer warpgroup (e.g. 128 x 128 or 128 x 192, Cooperative) or scale::Fast<...>");
-  static_assert(!kFp8 || kBlockN >= 64,
-                "Tessera WgmmaConfig: fp8 operands need an N tile of at least 64");
   static_assert(!is_ocp_float8<typename Base::ElementD> || kBlockN % 128 == 0,
                 "Tessera WgmmaConfig: an fp8 D needs an N tile of 128 or 256 (its epilogue boxes are 128 "
                 "one-byte columns wide)");

@@ -8,7 +8,8 @@
 // grows with the length of the sum. Promoted accumulation (the default) lets the tensor core
 // sum one K tile (128 deep) from zero (scale_d = 0 on its first step) into a K-tile
 // accumulator set, and adds that into `acc` in fp32 registers:
-//   block scales   acc += sa(row, kb) * sb(kb) * tile sum    (one FFMA per element per K tile)
+//   block scales   acc += sa(row, kb) * sb(kb) * tile sum    (one FFMA per element per K tile;
+//                  transposed: sa(kb) * sb(column, kb))
 //   other modes    acc += tile sum, the scales applied once at the end
 // The warpgroup waits for the tile's MMAs before it promotes them, so the tensor core idles
 // during the promotion unless the other consumer warpgroup's MMAs fill it. With block scales
@@ -90,7 +91,12 @@ struct WgmmaFp8Mainloop {
   static constexpr int kInstructionK = 32;
   static constexpr int kSteps = Operands::kBlockK / kInstructionK;
   static constexpr bool kBlockScales = Scales::kKind == scale::Kind::kBlockwise;
+  // Transposed block scales (the small-M path's D^T): one A scale per 128-row tile and K tile, a B
+  // scale per column per K tile, read by the consumers two K tiles ahead.
+  static constexpr bool kColumnBlockScales = Scales::kKind == scale::Kind::kBlockwiseTransposed;
   static constexpr bool kStagedScales = kStagedScales_ && kBlockScales;
+  static constexpr bool kLoadsScales = (kBlockScales && !kStagedScales) || kColumnBlockScales;
+  static constexpr int kColumns = kColumnBlockScales ? kN / 4 : 1;  // this thread's distinct columns
   // Taking turns ran faster with block scales loaded by the consumers only (benchmark/notes/fp8.md,
   // sections Versions and "Turns without the consumers' scale loads"): with the scales staged,
   // issuing freely ran faster, and the other promoted modes issue freely too.
@@ -104,6 +110,8 @@ struct WgmmaFp8Mainloop {
   static_assert(Operands::kBlockK % kInstructionK == 0, "Tessera WgmmaFp8Mainloop: the K tile is whole k32 steps");
   static_assert(!kBlockScales || (Operands::kBlockK == scale::kBlock && scale::kBlock % kN == 0),
                 "Tessera WgmmaFp8Mainloop: block scales with one scale block per K tile and per N tile");
+  static_assert(!kColumnBlockScales || (Operands::kBlockK == scale::kBlock && kBlockM == scale::kBlock),
+                "Tessera WgmmaFp8Mainloop: transposed block scales with one A scale block per K tile and M tile");
 
   using Sums = float[kRowBlocks][kAccPerBlock];
   using Turns = IssueTurns<kTurnBarrier>;
@@ -146,12 +154,15 @@ struct WgmmaFp8Mainloop {
 
   // The K-tile scale of each of this thread's rows: sa(row, kb) * sb(nb, kb), 0 outside M;
   // loaded (Raw) two K tiles before it is used (combined).
+  // (Transposed block scales: c[j] = sa(tile, kb) * sb(column j, kb), j as in apply_final_scales.)
   struct TileScales {
     float s[kRowBlocks][2];
+    float c[kColumns];
   };
   struct RawScales {
     float a[kRowBlocks][2];
     float b;
+    float col[kColumns];
   };
   template <class Params>
   TESSERA_DEVICE static RawScales load_block_scales(const Params& p, const UnitScales& at, std::int64_t n0, int kb,
@@ -159,13 +170,22 @@ struct WgmmaFp8Mainloop {
     const auto& e = p.epilogue;
     RawScales r{};
     if (kb >= k_end) return r;
-    r.b = __ldg(at.b + (n0 / scale::kBlock) * e.ld_b + kb);
-    TESSERA_UNROLL
-    for (int rb = 0; rb < kRowBlocks; ++rb) {
+    if constexpr (kColumnBlockScales) {
+      r.b = __ldg(at.a + (at.row0 / scale::kBlock) * e.ld_a + kb);  // the tile's A block
       TESSERA_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        const std::int64_t m = at.row0 + thread_row(t, rb, h);
-        r.a[rb][h] = m < at.row_end ? __ldg(at.a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
+      for (int j = 0; j < kColumns; ++j) {
+        const std::int64_t n = n0 + Atom::element(t, 4 * (j / 2) + j % 2).col;
+        r.col[j] = n < p.N ? __ldg(at.b + std::int64_t(kb) * e.ld_b + n) : 0.0f;
+      }
+    } else {
+      r.b = __ldg(at.b + (n0 / scale::kBlock) * e.ld_b + kb);
+      TESSERA_UNROLL
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        TESSERA_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          const std::int64_t m = at.row0 + thread_row(t, rb, h);
+          r.a[rb][h] = m < at.row_end ? __ldg(at.a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
+        }
       }
     }
     return r;
@@ -186,10 +206,15 @@ struct WgmmaFp8Mainloop {
   }
   TESSERA_DEVICE static TileScales combine(const RawScales& r) {
     TileScales s;
-    TESSERA_UNROLL
-    for (int rb = 0; rb < kRowBlocks; ++rb) {
-      s.s[rb][0] = r.a[rb][0] * r.b;
-      s.s[rb][1] = r.a[rb][1] * r.b;
+    if constexpr (kColumnBlockScales) {
+      TESSERA_UNROLL
+      for (int j = 0; j < kColumns; ++j) s.c[j] = r.col[j] * r.b;
+    } else {
+      TESSERA_UNROLL
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        s.s[rb][0] = r.a[rb][0] * r.b;
+        s.s[rb][1] = r.a[rb][1] * r.b;
+      }
     }
     return s;
   }
@@ -201,7 +226,9 @@ struct WgmmaFp8Mainloop {
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
       for (int i = 0; i < kAccPerBlock; ++i) {
-        if constexpr (kBlockScales) {
+        if constexpr (kColumnBlockScales) {
+          acc[rb][i] = fmaf(scales.c[2 * (i / 4) + i % 2], sums[rb][i], acc[rb][i]);
+        } else if constexpr (kBlockScales) {
           acc[rb][i] = fmaf(scales.s[rb][(i / 2) % 2], sums[rb][i], acc[rb][i]);
         } else {
           acc[rb][i] += sums[rb][i];
@@ -261,13 +288,13 @@ struct WgmmaFp8Mainloop {
     } else {
       Sums sums;
       RawScales next{}, after_next{};
-      if constexpr (kBlockScales && !kStagedScales) {
+      if constexpr (kLoadsScales) {
         next = load_block_scales(p, at, n0, unit.k_begin, unit.k_end, t);
         after_next = load_block_scales(p, at, n0, unit.k_begin + 1, unit.k_end, t);
       }
       for (int kt = 0; kt < k_tiles; ++kt) {
         TileScales scales{};
-        if constexpr (kBlockScales && !kStagedScales) {
+        if constexpr (kLoadsScales) {
           scales = combine(next);
           next = after_next;
           after_next = load_block_scales(p, at, n0, unit.k_begin + kt + 2, unit.k_end, t);
@@ -294,7 +321,7 @@ struct WgmmaFp8Mainloop {
       }
     }
     // (No K tiles: acc is 0 and the scales may be null, as can_implement allows for K == 0.)
-    if constexpr (!kBlockScales) {
+    if constexpr (!kBlockScales && !kColumnBlockScales) {
       if (k_tiles > 0) apply_final_scales(acc, p, at, n0, t);
     }
     fence(acc);
