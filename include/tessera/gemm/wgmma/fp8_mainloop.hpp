@@ -170,24 +170,46 @@ struct WgmmaFp8Mainloop {
     const auto& e = p.epilogue;
     RawScales r{};
     if (kb >= k_end) return r;
-    if constexpr (kColumnBlockScales) {
-      r.b = __ldg(at.a + (at.row0 / scale::kBlock) * e.ld_a + kb);  // the tile's A block
+    r.b = __ldg(at.b + (n0 / scale::kBlock) * e.ld_b + kb);
+    TESSERA_UNROLL
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
       TESSERA_UNROLL
-      for (int j = 0; j < kColumns; ++j) {
-        const std::int64_t n = n0 + Atom::element(t, 4 * (j / 2) + j % 2).col;
-        r.col[j] = n < p.N ? __ldg(at.b + std::int64_t(kb) * e.ld_b + n) : 0.0f;
-      }
-    } else {
-      r.b = __ldg(at.b + (n0 / scale::kBlock) * e.ld_b + kb);
-      TESSERA_UNROLL
-      for (int rb = 0; rb < kRowBlocks; ++rb) {
-        TESSERA_UNROLL
-        for (int h = 0; h < 2; ++h) {
-          const std::int64_t m = at.row0 + thread_row(t, rb, h);
-          r.a[rb][h] = m < at.row_end ? __ldg(at.a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
-        }
+      for (int h = 0; h < 2; ++h) {
+        const std::int64_t m = at.row0 + thread_row(t, rb, h);
+        r.a[rb][h] = m < at.row_end ? __ldg(at.a + std::int64_t(kb) * e.ld_a + m) : 0.0f;
       }
     }
+    return r;
+  }
+  // Transposed block scales, where a K tile's MMAs are few (a narrow tile): the addresses are
+  // made once per unit (the tile's row of A blocks; this thread's first column of B's scales and
+  // which of its columns are inside N), so a K tile costs one offset and a load per column at a
+  // fixed distance. (Made per K tile, they cost 5-11% at 32-64 tokens: benchmark/notes/fp8.md.)
+  struct ColumnScaleBase {
+    const float* a;       // sa(tile, 0)
+    const float* b;       // sb(this thread's first column, 0)
+    std::uint32_t inside;  // bit j: column j is inside N
+  };
+  template <class Params>
+  TESSERA_DEVICE static ColumnScaleBase column_scale_base(const Params& p, const UnitScales& at, std::int64_t n0,
+                                                          int t) {
+    ColumnScaleBase c{at.a + (at.row0 / scale::kBlock) * p.epilogue.ld_a, at.b + n0 + Atom::element(t, 0).col, 0u};
+    TESSERA_UNROLL
+    for (int j = 0; j < kColumns; ++j) {
+      if (n0 + Atom::element(t, 0).col + column_step(j) < p.N) c.inside |= 1u << j;
+    }
+    return c;
+  }
+  TESSERA_DEVICE static constexpr int column_step(int j) {
+    return Atom::element(0, 4 * (j / 2) + j % 2).col - Atom::element(0, 0).col;
+  }
+  TESSERA_DEVICE static RawScales load_column_scales(const ColumnScaleBase& c, std::int64_t ld_b, int kb, int k_end) {
+    RawScales r{};
+    if (kb >= k_end) return r;
+    r.b = __ldg(c.a + kb);
+    const float* row = c.b + std::int64_t(kb) * ld_b;
+    TESSERA_UNROLL
+    for (int j = 0; j < kColumns; ++j) r.col[j] = (c.inside >> j) & 1u ? __ldg(row + column_step(j)) : 0.0f;
     return r;
   }
   // From the stage's scale slot (kStagedScales), just after its full barrier: row0 is the
@@ -287,17 +309,25 @@ struct WgmmaFp8Mainloop {
       accumulate_in_tensor_core(acc, stages_a, stages_b, full, pos, k_tiles, row0, release);
     } else {
       Sums sums;
+      const ColumnScaleBase columns = kColumnBlockScales ? column_scale_base(p, at, n0, t) : ColumnScaleBase{};
+      auto load = [&](int kb) {
+        if constexpr (kColumnBlockScales) {
+          return load_column_scales(columns, p.epilogue.ld_b, kb, unit.k_end);
+        } else {
+          return load_block_scales(p, at, n0, kb, unit.k_end, t);
+        }
+      };
       RawScales next{}, after_next{};
       if constexpr (kLoadsScales) {
-        next = load_block_scales(p, at, n0, unit.k_begin, unit.k_end, t);
-        after_next = load_block_scales(p, at, n0, unit.k_begin + 1, unit.k_end, t);
+        next = load(unit.k_begin);
+        after_next = load(unit.k_begin + 1);
       }
       for (int kt = 0; kt < k_tiles; ++kt) {
         TileScales scales{};
         if constexpr (kLoadsScales) {
           scales = combine(next);
           next = after_next;
-          after_next = load_block_scales(p, at, n0, unit.k_begin + kt + 2, unit.k_end, t);
+          after_next = load(unit.k_begin + kt + 2);
         }
         nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
         if constexpr (kStagedScales) scales = staged_scales(scale_slots + pos.stage * Slot::kBytes, row0, t);
