@@ -184,7 +184,7 @@ struct WgmmaFp8Mainloop {
   // Transposed block scales, where a K tile's MMAs are few (a narrow tile): the addresses are
   // made once per unit (the tile's row of A blocks; this thread's first column of B's scales and
   // which of its columns are inside N), so a K tile costs one offset and a load per column at a
-  // fixed distance. (Made per K tile, they cost 5-11% at 32-64 tokens: benchmark/notes/fp8.md.)
+  // fixed distance. (Made per K tile, they were measurably slower at 32-64 tokens: benchmark/notes/fp8.md.)
   struct ColumnScaleBase {
     const float* a;       // sa(tile, 0)
     const float* b;       // sb(this thread's first column, 0)
