@@ -19,7 +19,6 @@
 #pragma once
 #include <type_traits>
 
-
 #include "tessera/core/float8.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/gemm/wgmma/cluster_split_config.hpp"
