@@ -67,6 +67,18 @@ struct GlobalCElement {
   TESSERA_DEVICE TESSERA_FORCEINLINE bool inside() const { return stored; }
 };
 
+// What each consumer thread applies to D's elements: the configuration's epilogue itself, or
+// with fp8 operands (kOwnCopy) the thread's copy of it, its per-call scalars read once and the
+// thread's amax of D gathered in it (Fp8Scaling::resolve, epilogue/fp8_scaling.hpp).
+template <bool kOwnCopy, class Epilogue>
+TESSERA_DEVICE TESSERA_FORCEINLINE decltype(auto) thread_output_op(const Epilogue& epilogue) {
+  if constexpr (kOwnCopy) {
+    return epilogue.resolve();
+  } else {
+    return (epilogue);
+  }
+}
+
 // D(m, n) before its conversion: `op` applied to `acc`, with C(m, n) where the call reads C and
 // (m, n) is inside M x N. `op` is p.epilogue (below) or a copy the thread owns: one whose
 // per-call scalars were read once on the device and which gathers the amax of D

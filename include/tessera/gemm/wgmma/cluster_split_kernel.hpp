@@ -119,20 +119,9 @@ struct WgmmaClusterSplitKernel {
       const std::int64_t n0 = std::int64_t(unit.n) * Config::kBlockN;
       // The medium's fix-up: the cluster's partials summed in slice order, this CTA's share of D
       // stored (from registers alone without a split) through the thread's output op.
-      decltype(auto) output = output_op(p);
+      decltype(auto) output = detail::thread_output_op<Config::kFp8>(p.epilogue);
       Sum::consumer_side(p, output, acc, partial, m0, n0, t, c * 128 + t, splits, kConsumersMeet);
       if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
-    }
-  }
-
- private:
-  // What each consumer thread applies to its elements: the configuration's epilogue, or with
-  // fp8 operands its copy with the per-call scalars read once (and the thread's amax of D).
-  TESSERA_DEVICE static decltype(auto) output_op(const TmaGemmParams<Config>& p) {
-    if constexpr (Config::kFp8) {
-      return p.epilogue.resolve();
-    } else {
-      return (p.epilogue);
     }
   }
 };

@@ -179,7 +179,7 @@ struct WgmmaGemmKernel {
     };
 
     float acc[kRowBlocks][kAccPerBlock];
-    decltype(auto) output = output_op(p);
+    decltype(auto) output = detail::thread_output_op<Config::kFp8>(p.epilogue);
     IssueTurns<kTurnBarrier> turns{c};  // fp8, Cooperative: the order the warpgroups issue in
     const int units = p.scheduler.units_of(worker);
     const int rows = Config::kWarpgroupRows;
@@ -248,7 +248,7 @@ struct WgmmaGemmKernel {
         p.scheduler, worker, at.cm, at.cn,
         [&] {
           return output_run_with<typename Config::ElementC, typename Config::ElementD, typename Config::LayoutC>(
-              p, output_op(p));
+              p, detail::thread_output_op<Config::kFp8>(p.epilogue));
         },
         c * 128 + t, 256, [] { nvidia::named_barrier_sync(kConsumersBarrier, 256); });
       if constexpr (Config::kFp8) output.amax = fmaxf(output.amax, finished.epilogue.amax);
@@ -259,15 +259,6 @@ struct WgmmaGemmKernel {
     if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
   }
 
-  // What each consumer thread applies to its elements: the configuration's epilogue, or with
-  // fp8 operands its copy with the per-call scalars read once (and the thread's amax).
-  TESSERA_DEVICE static decltype(auto) output_op(const TmaGemmParams<Config>& p) {
-    if constexpr (Config::kFp8) {
-      return p.epilogue.resolve();
-    } else {
-      return (p.epilogue);
-    }
-  }
 
   // A unit's accumulators (this thread's fragment) into `partial`, a tile of floats in D's layout.
   TESSERA_DEVICE static void scatter_partial(float* partial, const float (&acc)[kRowBlocks][kAccPerBlock], int row0,
