@@ -159,6 +159,11 @@ struct Fp8Scaling {
   TESSERA_HOST_DEVICE TESSERA_FORCEINLINE bool reads_c() const { return then.reads_c(); }
 
 #if defined(TESSERA_CUDA)
+  // The launch's part of amax_d: the kernel gathers it with atomic maxima, so it starts at 0 (on
+  // the call's stream, before the kernel).
+  static cudaError_t clear_amax(const Arguments& s, cudaStream_t stream) {
+    return s.amax_d != nullptr ? cudaMemsetAsync(s.amax_d, 0, sizeof(float), stream) : cudaSuccess;
+  }
   // This thread's output op, scale_d read once.
   TESSERA_DEVICE TESSERA_FORCEINLINE Fp8OutputOp<Then> resolve() const {
     return {then, scale_d != nullptr ? __ldg(scale_d) : 1.0f};

@@ -113,12 +113,7 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
     int split = 1;
     Status s = splits(a, d, &split);
     if (!ok(s)) return s;
-    if constexpr (Config::kFp8) {
-      // fp8: amax of D is gathered with atomic maxima, from 0.
-      if (a.epilogue.amax_d != nullptr) {
-        TESSERA_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(a.epilogue.amax_d, 0, sizeof(float), stream));
-      }
-    }
+    if constexpr (Config::kFp8) TESSERA_RETURN_IF_CUDA_ERROR(Config::Epilogue::clear_amax(a.epilogue, stream));
     Params p{};
     tma_launch::fill<Config>(p, a);
     // K == 0 reads no operand (D = beta C): no tensor map describes an empty K, none is made.

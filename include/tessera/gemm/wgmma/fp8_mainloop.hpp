@@ -96,7 +96,8 @@ struct WgmmaFp8Mainloop {
   static constexpr bool kColumnBlockScales = Scales::kKind == scale::Kind::kBlockwiseTransposed;
   static constexpr bool kStagedScales = kStagedScales_ && kBlockScales;
   static constexpr bool kLoadsScales = (kBlockScales && !kStagedScales) || kColumnBlockScales;
-  static constexpr int kColumns = kColumnBlockScales ? kN / 4 : 1;  // this thread's distinct columns
+  static constexpr int kColumnCount = kN / 4;  // this thread's distinct columns
+  static constexpr int kColumns = kColumnBlockScales ? kColumnCount : 1;  // column scales kept per K tile
   // Taking turns ran faster with block scales loaded by the consumers only (benchmark/notes/fp8.md,
   // sections Versions and "Turns without the consumers' scale loads"): with the scales staged,
   // issuing freely ran faster, and the other promoted modes issue freely too.
@@ -151,6 +152,10 @@ struct WgmmaFp8Mainloop {
 
   // Row r of this thread in row block rb, half h (accumulators i with (i / 2) % 2 == h).
   TESSERA_DEVICE static int thread_row(int t, int rb, int h) { return rb * 64 + Atom::element(t, 2 * h).row; }
+  // This thread's kN / 4 distinct columns: column j is that of accumulator first_of_column(j)
+  // (8 (j / 2) + 2 (t % 4) + j % 2), and accumulator i is in column column_of(i).
+  TESSERA_DEVICE static constexpr int first_of_column(int j) { return 4 * (j / 2) + j % 2; }
+  TESSERA_DEVICE static constexpr int column_of(int i) { return 2 * (i / 4) + i % 2; }
 
   // The K-tile scale of each of this thread's rows: sa(row, kb) * sb(nb, kb), 0 outside M;
   // loaded (Raw) two K tiles before it is used (combined).
@@ -201,7 +206,7 @@ struct WgmmaFp8Mainloop {
     return c;
   }
   TESSERA_DEVICE static constexpr int column_step(int j) {
-    return Atom::element(0, 4 * (j / 2) + j % 2).col - Atom::element(0, 0).col;
+    return Atom::element(0, first_of_column(j)).col - Atom::element(0, 0).col;
   }
   TESSERA_DEVICE static RawScales load_column_scales(const ColumnScaleBase& c, std::int64_t ld_b, int kb, int k_end) {
     RawScales r{};
@@ -249,7 +254,7 @@ struct WgmmaFp8Mainloop {
       TESSERA_UNROLL
       for (int i = 0; i < kAccPerBlock; ++i) {
         if constexpr (kColumnBlockScales) {
-          acc[rb][i] = fmaf(scales.c[2 * (i / 4) + i % 2], sums[rb][i], acc[rb][i]);
+          acc[rb][i] = fmaf(scales.c[column_of(i)], sums[rb][i], acc[rb][i]);
         } else if constexpr (kBlockScales) {
           acc[rb][i] = fmaf(scales.s[rb][(i / 2) % 2], sums[rb][i], acc[rb][i]);
         } else {
@@ -271,10 +276,10 @@ struct WgmmaFp8Mainloop {
         for (int i = 0; i < kAccPerBlock; ++i) acc[rb][i] *= s;
       }
     } else if constexpr (Scales::kKind == scale::Kind::kPerRowColumn) {
-      float col[kAccPerBlock / 2];  // this thread's columns: 8 (i / 4) + 2 (t % 4) + (i % 2)
+      float col[kColumnCount];  // this thread's columns (first_of_column)
       TESSERA_UNROLL
-      for (int j = 0; j < kAccPerBlock / 2; ++j) {
-        const std::int64_t n = n0 + Atom::element(t, 4 * (j / 2) + j % 2).col;
+      for (int j = 0; j < kColumnCount; ++j) {
+        const std::int64_t n = n0 + Atom::element(t, first_of_column(j)).col;
         col[j] = n < p.N ? __ldg(at.b + n) : 0.0f;
       }
       TESSERA_UNROLL
@@ -285,7 +290,7 @@ struct WgmmaFp8Mainloop {
           const float row = m < at.row_end ? __ldg(at.a + m) : 0.0f;
           TESSERA_UNROLL
           for (int i = 0; i < kAccPerBlock; ++i) {
-            if ((i / 2) % 2 == h) acc[rb][i] *= row * col[2 * (i / 4) + i % 2];
+            if ((i / 2) % 2 == h) acc[rb][i] *= row * col[column_of(i)];
           }
         }
       }

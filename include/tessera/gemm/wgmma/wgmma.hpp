@@ -67,11 +67,7 @@ struct KernelLauncher<WgmmaFamily, Config> : tma_launch::Launcher<Config, Kernel
 
   // fp8: amax of D is gathered with atomic maxima, from 0.
   static Status launch(const tma_launch::Args<Config>& a, void* workspace, Stream stream, const DeviceInfo& d) {
-    if constexpr (Config::kFp8) {
-      if (a.epilogue.amax_d != nullptr) {
-        TESSERA_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(a.epilogue.amax_d, 0, sizeof(float), stream));
-      }
-    }
+    if constexpr (Config::kFp8) TESSERA_RETURN_IF_CUDA_ERROR(Config::Epilogue::clear_amax(a.epilogue, stream));
     return Base::launch(a, workspace, stream, d);
   }
 
