@@ -22,7 +22,8 @@
 //
 //  fp8moe_masked/<impl>/<E>e_<how>_max<R>_<rows>xNxK    (decode: the masked layout)
 //    tessera_masked   scheduler::Grouped<group_layout::Masked>: expert g's rows are the first
-//                     group_rows[g] of its slab of R rows
+//                     group_rows[g] of its slab of R rows; 64 x 128 tiles, Pingpong
+//    tessera_masked_128  the same with the contiguous layout's 128 x 128 Cooperative tiles
 //    cublaslt_loop    as above, one call per expert on its slab
 //    floor            a streaming read of every expert's weights once (stream_floor.hpp), the
 //                     bound a decode MoE layer cannot beat; every benchmark of the group
@@ -131,6 +132,12 @@ using Grouped = gemm::Gemm<Fp8Config<gemm::option::Tile<GroupedTile>, gemm::opti
                                      gemm::option::Scheduler<gemm::scheduler::Grouped<Layout>>>>;
 using GroupedContiguous = Grouped<gemm::group_layout::Contiguous>;
 using GroupedMasked = Grouped<gemm::group_layout::Masked>;
+// Masked (decode: 64 or fewer rows an expert): 64-row tiles, Pingpong (GroupedMasked: 128 rows,
+// the contiguous layout's tile, for comparison).
+using GroupedMasked64 =
+    gemm::Gemm<Fp8Config<gemm::option::Tile<GemmShape<64, 128, 128>>, gemm::option::Schedule<tessera::schedule::Pingpong>,
+                         gemm::option::Scales<gemm::scale::Blockwise>,
+                         gemm::option::Scheduler<gemm::scheduler::Grouped<gemm::group_layout::Masked>>>>;
 
 // Fused bias + GELU (tanh): the plain configuration's tile (the fp8 suite's Fp8Wgmma).
 using GeluBias = gemm::Compose<gemm::LinearCombination, gemm::ColumnBias<bfloat16_t>, gemm::GeluTanh>;
@@ -481,7 +488,8 @@ std::vector<Impl<Fp8MoeProblem>> fp8_moe_grouped_impls(bool masked) {
   std::vector<Impl<Fp8MoeProblem>> impls;
 #if TESSERA_BENCH_HAS_FP8_MOE
   if (masked) {
-    impls.push_back({"tessera_masked", 800.0, &launch_moe_tessera<fp8moe::GroupedMasked>});
+    impls.push_back({"tessera_masked", 800.0, &launch_moe_tessera<fp8moe::GroupedMasked64>});
+    impls.push_back({"tessera_masked_128", 800.0, &launch_moe_tessera<fp8moe::GroupedMasked>});
   } else {
     impls.push_back({"tessera_grouped", 1000.0, &launch_moe_tessera<fp8moe::GroupedContiguous>});
   }

@@ -7,7 +7,9 @@
 #   --suites=LIST     GPU test suites: a ctest label (gpu: all of them) or suite names, the ctest
 #                     names without "gpu." (fma_gemm,wgmma_shapes); binary test_<name>
 #   --sanitizers      compute-sanitizer memcheck, racecheck and synccheck over each chosen
-#                     suite's [sanitize] cross-section (suites without one are listed as such)
+#                     suite's [sanitize] cross-section (suites without one are listed as such);
+#                     memcheck and synccheck also over [sanitize_ring] (racecheck cannot follow
+#                     the mbarrier ordering of those cases' refills)
 #   --sass            scripts/sass_check.py over each chosen suite (HGMMA/QGMMA, no local memory)
 #   --mutants[=LIST]  scripts/device/mutation_check.sh: every mutant (or those named) must fail
 #   --bench=LIST      tessera_bench suites (llm,fp8,fp8moe,many,classic or all), one run per suite, the
@@ -179,10 +181,15 @@ if ((sanitizers)); then
       record "sanitizers $s" "skip (no [sanitize] cases)" 0 "-"
       continue
     fi
+    # [sanitize_ring]: cases whose shared memory a generic-proxy copy refills once an mbarrier
+    # says the readers are done; racecheck does not follow that ordering, so only memcheck and
+    # synccheck take them.
+    ring=$( ((dry)) || "$b" --list-test-names-only "[sanitize_ring]" 2>/dev/null)
     for tool in memcheck racecheck synccheck; do
-      extra=()
+      extra=() filter="[sanitize]"
       [[ $tool == racecheck ]] && extra=(--racecheck-report all)
-      step "$tool $s" "$tool.$s.log" compute-sanitizer --tool "$tool" --error-exitcode 99 "${extra[@]}" "$b" "[sanitize]"
+      [[ $tool != racecheck && -n ${ring//[[:space:]]/} ]] && filter="[sanitize],[sanitize_ring]"
+      step "$tool $s" "$tool.$s.log" compute-sanitizer --tool "$tool" --error-exitcode 99 "${extra[@]}" "$b" "$filter"
     done
   done
 fi

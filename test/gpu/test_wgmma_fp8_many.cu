@@ -67,6 +67,11 @@ using Fp8Many = gemm::WgmmaConfig<EA, RowMajor, EB, ColumnMajor, EC, RowMajor,
 using GroupedBlock = Fp8Many<e4m3, e4m3, bfloat16_t, scale::Blockwise, Contiguous>;
 using GroupedTensor = Fp8Many<e4m3, e5m2, float, scale::PerTensor, Contiguous>;
 using MaskedBlock = Fp8Many<e4m3, e4m3, bfloat16_t, scale::Blockwise, Masked>;
+// 64 x 128 Pingpong tiles (the masked decode tile).
+using MaskedBlock64 = gemm::WgmmaConfig<e4m3, RowMajor, e4m3, ColumnMajor, bfloat16_t, RowMajor,
+                                        gemm::option::Tile<GemmShape<64, 128, 128>>,
+                                        gemm::option::Schedule<schedule::Pingpong>,
+                                        gemm::option::Scales<scale::Blockwise>, gemm::option::Scheduler<Masked>>;
 using BatchedRowCol = Fp8Many<e5m2, e4m3, bfloat16_t, scale::PerRowColumn, sched::StridedBatched>;
 using GroupedBiasSilu = Fp8Many<e4m3, e4m3, bfloat16_t, scale::Blockwise, Contiguous, bfloat16_t,
                                 gemm::option::Epilogue<Compose<LinearCombination, ColumnBias<bfloat16_t>, gemm::Silu>>>;
@@ -126,13 +131,14 @@ TEMPLATE_TEST_CASE("wgmma fp8 grouped GEMM: contiguous layout, uneven experts, s
 }
 
 // ---- grouped, masked -------------------------------------------------------------------------
-TEST_CASE("wgmma fp8 grouped GEMM: masked layout, A's block scales per expert", "[gpu][fp8][grouped][masked]") {
+TEMPLATE_TEST_CASE("wgmma fp8 grouped GEMM: masked layout, A's block scales per expert", "[gpu][fp8][grouped][masked]",
+                   MaskedBlock, MaskedBlock64) {
   // 8 experts x 96 rows, counts 0..96: rows past each count untouched.
-  check_fp8_set<MaskedBlock>(fp8_grouped(SetLayout::kMasked, 96, 200, 272, {0, 96, 1, 47, 95, 64, 17, 80}));
+  check_fp8_set<TestType>(fp8_grouped(SetLayout::kMasked, 96, 200, 272, {0, 96, 1, 47, 95, 64, 17, 80}));
   Fp8SetCase c = fp8_grouped(SetLayout::kMasked, 96, 264, 1040, {3, 0, 96, 33}, 0.5f);
-  check_fp8_set<MaskedBlock>(c);
+  check_fp8_set<TestType>(c);
   c.shared_scale_a = true;  // one set of A's scales for every expert (stride 0)
-  check_fp8_set<MaskedBlock>(c);
+  check_fp8_set<TestType>(c);
 }
 
 // ---- strided-batched -------------------------------------------------------------------------
@@ -377,6 +383,11 @@ TEST_CASE("wgmma fp8 grouped GEMM: K = 16384, block scales spanning 2^-20 .. 2^2
 }
 
 // ---- the sanitizer cross-section (scripts/device/check.sh --sanitizers) --------------------------
+// Several units per CTA and the ring wrapping (staged scale slots refilled), Pingpong: memcheck
+// and synccheck only (racecheck does not follow mbarrier ordering: test_wgmma_fp8_schedules.cu).
+TEST_CASE("wgmma fp8 many GEMMs: sanitizer cross-section, scale slots refilled", "[gpu][fp8][sanitize_ring]") {
+  check_fp8_set<MaskedBlock64>(fp8_grouped(SetLayout::kMasked, 96, 264, 1040, {3, 0, 96, 33}));
+}
 TEST_CASE("wgmma fp8 many GEMMs: sanitizer cross-section", "[gpu][fp8][sanitize]") {
   check_fp8_set<GroupedBlock>(fp8_grouped(SetLayout::kContiguous, 170, 136, 272, {0, 1, 130, 17}));
   check_fp8_set<GroupedTensor>(fp8_grouped(SetLayout::kContiguous, 148, 264, 160, {20, 0, 128}, 0.5f));

@@ -71,3 +71,15 @@ TEST_CASE("wgmma fp8 GEMM: sanitizer cross-section", "[gpu][fp8][sanitize]") {
   check_fp8<SplitTensorBf16>({16, 256, 2048, 0, 1.0f, 0.5f});  // K split over a cluster, transposed
   check_fp8<SplitBlockBf16>({33, 200, 1040, 16, 1.0f, 0.5f});   // the same with block scales
 }
+
+// Block scales staged with the stages, K deep enough that the ring wraps (a stage's scale slot
+// refilled by producer warp 1's cp.async once the consumers' empty-barrier arrivals have
+// released it): one CTA, a 2x1 cluster, Pingpong. memcheck and synccheck run these
+// (scripts/device/check.sh); racecheck does not, since it does not follow the ordering an
+// mbarrier's arrive (release) and wait (acquire) give and reports every refill as a WAR hazard
+// (the same count whether one thread of the warpgroup or every warp releases the stage).
+TEST_CASE("wgmma fp8 GEMM: sanitizer cross-section, scale slots refilled", "[gpu][fp8][sanitize_ring]") {
+  check_fp8<BlockBf16>({264, 256, 1040});
+  check_fp8<ClusterBlock>({264, 256, 1040, 0, 1.0f, 0.5f});
+  check_fp8<PingpongBlock>({200, 256, 1040});
+}

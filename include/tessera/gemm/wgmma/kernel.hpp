@@ -80,6 +80,12 @@ struct WgmmaGemmKernel {
                 "Tessera: the warpgroups' register budgets exceed what the launch allocates");
   // Consumer warpgroups that read each stage, in each CTA.
   static constexpr int kReadersPerStage = Config::kPingpong ? 1 : 2;
+  // Who of a reading warpgroup releases a stage: its thread 0 once the MMAs that read the stage
+  // are done; with block scales staged, every warp (lane 0, after __syncwarp). Each warp reads
+  // the stage's scale slot with its own loads, and an arrive (release) orders only the arriving
+  // thread's own accesses before the producer's refill, so each warp orders its lanes' loads
+  // (__syncwarp) and arrives for them.
+  static constexpr int kReleasesPerReader = kStagedScales ? 4 : 1;
   // Named barriers: 0 is __syncthreads; 1, 2 each consumer's epilogue; 3, 4 the Pingpong
   // turns (fp8, Cooperative: the turns of the MMA issue); 5 the realigning producer's threads;
   // 6 both consumers (the stream-K fix-up).
@@ -116,7 +122,7 @@ struct WgmmaGemmKernel {
 
     if (threadIdx.x == 0) {
       init_stage_barriers(full, empty, kStages, kTmaLoads ? 1 + (kStagedScales ? ScaleCopies::kArrivals : 0) : RealigningLoads::kThreads,
-                          kReadersPerStage * (Cluster::kM + Cluster::kN - 1));
+                          kReadersPerStage * kReleasesPerReader * (Cluster::kM + Cluster::kN - 1));
       init_raw_slot_barriers<kTmaLoads, Realigning, RealigningLoads>(raw_full);
       if constexpr (kTmaStores) init_stage_barriers(c_full, c_empty, 2 * kBoxes, 1, 1);
       nvidia::fence_barrier_init();
@@ -168,7 +174,12 @@ struct WgmmaGemmKernel {
     unsigned char* my_staging = staging + c * kBoxes * Epilogue::kBoxStride;
     const std::uint16_t sharers = at.a_group() | at.b_group();  // CTAs writing into our stages
     auto release = [&](int stage) {
-      if (t != 0) return;
+      if constexpr (kReleasesPerReader > 1) {
+        __syncwarp();
+        if (t % 32 != 0) return;
+      } else {
+        if (t != 0) return;
+      }
       if constexpr (Cluster::kSize == 1) {
         nvidia::mbarrier_arrive(&empty[stage]);
       } else {
