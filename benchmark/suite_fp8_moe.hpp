@@ -125,19 +125,17 @@ template <class... Options>
 using Fp8Config = gemm::WgmmaConfig<E8, tessera::RowMajor, E8, tessera::ColumnMajor, bfloat16_t, tessera::RowMajor,
                                     Options...>;
 
-// Grouped (both layouts): 128 x 128 x 128, block scales.
+// Grouped (both layouts): 128 x 128 x 128 unless given, block scales.
 using GroupedTile = GemmShape<128, 128, 128>;
-template <class Layout>
-using Grouped = gemm::Gemm<Fp8Config<gemm::option::Tile<GroupedTile>, gemm::option::Scales<gemm::scale::Blockwise>,
-                                     gemm::option::Scheduler<gemm::scheduler::Grouped<Layout>>>>;
+template <class Layout, class Tile = GroupedTile, class... Options>
+using Grouped = gemm::Gemm<Fp8Config<gemm::option::Tile<Tile>, gemm::option::Scales<gemm::scale::Blockwise>,
+                                     gemm::option::Scheduler<gemm::scheduler::Grouped<Layout>>, Options...>>;
 using GroupedContiguous = Grouped<gemm::group_layout::Contiguous>;
 using GroupedMasked = Grouped<gemm::group_layout::Masked>;
 // Masked (decode: 64 or fewer rows an expert): 64-row tiles, Pingpong (GroupedMasked: 128 rows,
 // the contiguous layout's tile, for comparison).
-using GroupedMasked64 =
-    gemm::Gemm<Fp8Config<gemm::option::Tile<GemmShape<64, 128, 128>>, gemm::option::Schedule<tessera::schedule::Pingpong>,
-                         gemm::option::Scales<gemm::scale::Blockwise>,
-                         gemm::option::Scheduler<gemm::scheduler::Grouped<gemm::group_layout::Masked>>>>;
+using GroupedMasked64 = Grouped<gemm::group_layout::Masked, GemmShape<64, 128, 128>,
+                                gemm::option::Schedule<tessera::schedule::Pingpong>>;
 
 // Fused bias + GELU (tanh): the plain configuration's tile (the fp8 suite's Fp8Wgmma).
 using GeluBias = gemm::Compose<gemm::LinearCombination, gemm::ColumnBias<bfloat16_t>, gemm::GeluTanh>;

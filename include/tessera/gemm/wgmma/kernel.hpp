@@ -270,7 +270,6 @@ struct WgmmaGemmKernel {
     if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
   }
 
-
   // A unit's accumulators (this thread's fragment) into `partial`, a tile of floats in D's layout.
   TESSERA_DEVICE static void scatter_partial(float* partial, const float (&acc)[kRowBlocks][kAccPerBlock], int row0,
                                              int t) {
