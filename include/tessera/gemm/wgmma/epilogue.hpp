@@ -180,6 +180,79 @@ struct WgmmaEpilogue {
     }
   }
 
+  // D's pair at its two staging addresses.
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void store_pair(unsigned char* at0, unsigned char* at1, float v0, float v1) {
+    if constexpr (kRowMajor) {
+      const std::uint32_t at = nvidia::smem_address(at0);
+      if constexpr (sizeof(ED) == 4) {
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+      } else if constexpr (sizeof(ED) == 1) {
+        asm volatile("st.shared.u16 [%0], %1;" ::"r"(at), "h"(detail::pack_fp8_pair<ED>(v0, v1)) : "memory");
+      } else {
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
+      }
+    } else {
+      *reinterpret_cast<ED*>(at0) = from_float<ED>(v0);
+      *reinterpret_cast<ED*>(at1) = from_float<ED>(v1);
+    }
+  }
+
+  // One box of D with C staged in it (kStaged: one 64-row block, kRowBlocks == 1; row0: the
+  // block's first row): every C pair of the box read and every value computed before the first
+  // store. Each store is an asm with a memory clobber, so with the two interleaved each pair's
+  // reads of C waited behind the previous pair's store (benchmark/notes/sweep.md, section
+  // "Staged C: a box's values before its stores"). Only this copy: in the others, a box's
+  // values held beside the accumulators made ptxas spill.
+  template <class Params, class Op, class Place>
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void staged_box(const Params& p, Op& op, const float (&acc)[kAccPerBlock],
+                                                            std::int64_t row0, std::int64_t n0, unsigned char* box,
+                                                            int row_lo, int col_lo,
+                                                            const std::uint32_t (&col_base)[2][2], int t,
+                                                            const Place& place) {
+    auto in_box = [&](int i) {
+      if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) return false;
+      if constexpr (kBoxRows < 64) {
+        const int warp_rows = 16 * (t / 32);
+        if (warp_rows < row_lo || warp_rows >= row_lo + kBoxRows) return false;
+      }
+      return true;
+    };
+    auto staging_pair = [&](int i, unsigned char*& at0, unsigned char*& at1) {
+      if constexpr (kRowMajor) {
+        const auto e = Atom::element(t, i);
+        at0 = box + offset(e.row - row_lo, e.col - col_lo);
+        at1 = at0 + sizeof(ED);
+      } else {
+        const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
+        const int h = (i / 2) % 2;
+        at0 = box + col_base[h][0] + group;
+        at1 = box + col_base[h][1] + group;
+      }
+    };
+    float values[kAccPerBlock];
+    TESSERA_UNROLL
+    for (int i = 0; i < kAccPerBlock; i += 2) {
+      if (!in_box(i)) continue;
+      const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
+      const std::int64_t m = row0 + e.row, n = n0 + e.col;
+      unsigned char* at0;
+      unsigned char* at1;
+      staging_pair(i, at0, at1);
+      float c0, c1;
+      staged_c_pair(at0, at1, c0, c1);
+      values[i] = op(acc[i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)});
+      values[i + 1] = op(acc[i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)});
+    }
+    TESSERA_UNROLL
+    for (int i = 0; i < kAccPerBlock; i += 2) {
+      if (!in_box(i)) continue;
+      unsigned char* at0;
+      unsigned char* at1;
+      staging_pair(i, at0, at1);
+      store_pair(at0, at1, values[i], values[i + 1]);
+    }
+  }
+
   template <CSource kC, class Params, class Op, class Place>
   TESSERA_DEVICE static void tma_store_boxes(const Params& p, Op& op, const float (&acc)[kRowBlocks][kAccPerBlock],
                                              std::int64_t m0, std::int64_t n0, unsigned char* staging, int& turn,
@@ -221,6 +294,9 @@ struct WgmmaEpilogue {
               col_base[h][1] = Box::offset(c + 1, r + 8 * h);
             }
           }
+          if constexpr (kC == CSource::kStaged) {
+            staged_box(p, op, acc[rb], m0 + rb * 64, n0, box, row_lo, col_lo, col_base, t, place);
+          } else {
           TESSERA_UNROLL
           for (int i = 0; i < kAccPerBlock; i += 2) {
             // Is the pair in this box? Its 8-column group is known at compile time; its rows
@@ -260,20 +336,9 @@ struct WgmmaEpilogue {
               v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i], m, n);
               v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
             }
-            if constexpr (kRowMajor) {
-              const std::uint32_t at = nvidia::smem_address(at0);
-              if constexpr (sizeof(ED) == 4) {
-                asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v0), "f"(v1) : "memory");
-              } else if constexpr (sizeof(ED) == 1) {
-                asm volatile("st.shared.u16 [%0], %1;" ::"r"(at), "h"(detail::pack_fp8_pair<ED>(v0, v1)) : "memory");
-              } else {
-                asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(detail::pack_pair<ED>(v0, v1)) : "memory");
-              }
-            } else {
-              *reinterpret_cast<ED*>(at0) = from_float<ED>(v0);
-              *reinterpret_cast<ED*>(at1) = from_float<ED>(v1);
-            }
+            store_pair(at0, at1, v0, v1);
           }
+          }  // kC != kStaged
           nvidia::fence_proxy_async_shared();
           nvidia::named_barrier_sync(barrier, 128);
           const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
