@@ -197,18 +197,17 @@ struct WgmmaEpilogue {
     }
   }
 
-  // One box of D with C staged in it (kStaged: one 64-row block, kRowBlocks == 1; row0: the
-  // block's first row): every C pair of the box read and every value computed before the first
-  // store. Each store is an asm with a memory clobber, so with the two interleaved each pair's
-  // reads of C waited behind the previous pair's store (benchmark/notes/sweep.md, section
-  // "Staged C: a box's values before its stores"). Only this copy: in the others, a box's
-  // values held beside the accumulators made ptxas spill.
+  // One box of a row-major D with C staged in it (kStaged: one 64-row block, kRowBlocks == 1;
+  // row0: the block's first row): every C pair of the box read and every value computed before
+  // the first store. Each store is an asm with a memory clobber, so with the two interleaved each
+  // pair's reads of C waited behind the previous pair's store (benchmark/notes/sweep.md, section
+  // "Staged C: a box's values before its stores"). Only this copy: in the others, and for a
+  // column-major D, a box's values held beside the accumulators made ptxas spill.
   template <class Params, class Op, class Place>
   TESSERA_DEVICE TESSERA_FORCEINLINE static void staged_box(const Params& p, Op& op, const float (&acc)[kAccPerBlock],
                                                             std::int64_t row0, std::int64_t n0, unsigned char* box,
-                                                            int row_lo, int col_lo,
-                                                            const std::uint32_t (&col_base)[2][2], int t,
-                                                            const Place& place) {
+                                                            int row_lo, int col_lo, int t, const Place& place) {
+    static_assert(kRowMajor, "Tessera: the staged-C box loop is for a row-major D");
     auto in_box = [&](int i) {
       if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) return false;
       if constexpr (kBoxRows < 64) {
@@ -217,17 +216,10 @@ struct WgmmaEpilogue {
       }
       return true;
     };
-    auto staging_pair = [&](int i, unsigned char*& at0, unsigned char*& at1) {
-      if constexpr (kRowMajor) {
-        const auto e = Atom::element(t, i);
-        at0 = box + offset(e.row - row_lo, e.col - col_lo);
-        at1 = at0 + sizeof(ED);
-      } else {
-        const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
-        const int h = (i / 2) % 2;
-        at0 = box + col_base[h][0] + group;
-        at1 = box + col_base[h][1] + group;
-      }
+    // The pair's two staging addresses (adjacent in a row-major box).
+    auto at_pair = [&](int i) {
+      const auto e = Atom::element(t, i);
+      return box + offset(e.row - row_lo, e.col - col_lo);
     };
     float values[kAccPerBlock];
     TESSERA_UNROLL
@@ -235,21 +227,17 @@ struct WgmmaEpilogue {
       if (!in_box(i)) continue;
       const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
       const std::int64_t m = row0 + e.row, n = n0 + e.col;
-      unsigned char* at0;
-      unsigned char* at1;
-      staging_pair(i, at0, at1);
+      unsigned char* at0 = at_pair(i);
       float c0, c1;
-      staged_c_pair(at0, at1, c0, c1);
+      staged_c_pair(at0, at0 + sizeof(ED), c0, c1);
       values[i] = op(acc[i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)});
       values[i + 1] = op(acc[i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)});
     }
     TESSERA_UNROLL
     for (int i = 0; i < kAccPerBlock; i += 2) {
       if (!in_box(i)) continue;
-      unsigned char* at0;
-      unsigned char* at1;
-      staging_pair(i, at0, at1);
-      store_pair(at0, at1, values[i], values[i + 1]);
+      unsigned char* at0 = at_pair(i);
+      store_pair(at0, at0 + sizeof(ED), values[i], values[i + 1]);
     }
   }
 
@@ -294,8 +282,8 @@ struct WgmmaEpilogue {
               col_base[h][1] = Box::offset(c + 1, r + 8 * h);
             }
           }
-          if constexpr (kC == CSource::kStaged) {
-            staged_box(p, op, acc[rb], m0 + rb * 64, n0, box, row_lo, col_lo, col_base, t, place);
+          if constexpr (kC == CSource::kStaged && kRowMajor) {
+            staged_box(p, op, acc[rb], m0 + rb * 64, n0, box, row_lo, col_lo, t, place);
           } else {
           TESSERA_UNROLL
           for (int i = 0; i < kAccPerBlock; i += 2) {
