@@ -12,7 +12,8 @@
 #                 that TMA cannot describe is sent to the TMA store anyway;
 #   shapes:       the cluster split-K sum leaves out the last CTA's partial tile; the
 #                 staged-C loader loads C from 8 columns to the right; the epilogue reads
-#                 each pair's two staged C values swapped; the transposed
+#                 each pair's two staged C values swapped (the general loop, and the row-major box loop);
+#                 the transposed
 #                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor); each row's staged A scale
@@ -85,6 +86,9 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_shapes_mutant_staged_pair tessera/gemm/wgmma/epilogue.hpp \
     's/^              if (staged) staged_c_pair(at0, at1, c0, c1);/              if (staged) staged_c_pair(at0, at1, c1, c0);/' \
     test/gpu/test_wgmma_shapes.cu
+  build_mutant test_wgmma_shapes_mutant_staged_box tessera/gemm/wgmma/epilogue.hpp \
+    's/staged_c_pair(at0, at0 + sizeof(ED), c0, c1);/staged_c_pair(at0, at0 + sizeof(ED), c1, c0);/' \
+    test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_transposed tessera/gemm/select/transposed.hpp \
     's/TransposedElement<Element>{e.n, e.m, e}/TransposedElement<Element>{e.m, e.n, e}/' test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_fp8_mutant tessera/gemm/wgmma/scale_stages.hpp \
@@ -133,6 +137,7 @@ check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy o
 check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
 check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
 check test_wgmma_shapes_mutant_staged_pair "[staged_c]" "the epilogue reading each pair's two staged C values swapped"
+check test_wgmma_shapes_mutant_staged_box "[staged_c]" "the staged-C box loop (row-major D) reading each pair's two C values swapped"
 check test_wgmma_shapes_mutant_transposed "[small_m]" "small M with the user's epilogue at D^T's coordinates"
 check test_wgmma_fp8_mutant "[modes]" "fp8 suite with B's block scale from the next K block"
 check test_wgmma_fp8_mutant_scale_row "[modes]" "fp8 suite with each row's staged block scale taken from the previous row"
