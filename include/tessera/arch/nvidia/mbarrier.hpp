@@ -200,6 +200,21 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void named_barrier_arrive(std::uint32_t id, s
 #endif
 }
 
+// ---- warp-uniform values -----------------------------------------------------------------
+// The calling thread's warpgroup (threadIdx.x / 128), broadcast from lane 0 so that ptxas can
+// prove it the same on every lane. threadIdx.x / 128 is that already, but ptxas does not see it:
+// whatever derives from it (the ring position of a Pingpong warpgroup's units, an A row offset,
+// the wgmma descriptors built from them) then lives in ordinary registers and every wgmma waits
+// on an R2UR move into uniform registers. CUTLASS's canonical_warp_group_idx (cutlass/cutlass.h)
+// broadcasts for the same reason. Every lane of the warp must call it (converged).
+TESSERA_DEVICE TESSERA_FORCEINLINE int uniform_warpgroup() {
+#if defined(__CUDA_ARCH__)
+  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
+#else
+  return 0;
+#endif
+}
+
 // ---- clusters -------------------------------------------------------------------------
 
 TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_cta_rank() {

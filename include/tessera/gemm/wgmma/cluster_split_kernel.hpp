@@ -69,7 +69,7 @@ struct WgmmaClusterSplitKernel {
     unsigned char* stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
     unsigned char* partial = Plan::template pointer<typename SmemPlan::Partial, unsigned char>(smem);
 
-    const int warpgroup = int(threadIdx.x) / 128;
+    const int warpgroup = nvidia::uniform_warpgroup();  // uniform: descriptors stay in uniform registers
     const int t = int(threadIdx.x) % 128;
     const int worker = int(blockIdx.x);
     const int splits = p.scheduler.cluster_split();  // the cluster's size: the same in every CTA

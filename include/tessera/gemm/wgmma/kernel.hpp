@@ -115,7 +115,7 @@ struct WgmmaGemmKernel {
       scale_slots = nvidia::smem_address(Plan::template pointer<typename SmemPlan::ScaleStages, unsigned char>(smem));
     }
 
-    const int warpgroup = int(threadIdx.x) / 128;
+    const int warpgroup = nvidia::uniform_warpgroup();  // uniform: descriptors stay in uniform registers
     const int t = int(threadIdx.x) % 128;
     const ClusterPosition<Cluster> at = ClusterPosition<Cluster>::current();
     const int worker = int(blockIdx.x) / Cluster::kSize;  // this CTA's cluster
