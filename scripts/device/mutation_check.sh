@@ -12,9 +12,9 @@
 #                 that TMA cannot describe is sent to the TMA store anyway;
 #   shapes:       the cluster split-K sum leaves out the last CTA's partial tile; the
 #                 staged-C loader loads C from 8 columns to the right; the epilogue reads
-#                 each pair's two staged C values swapped (the general loop, and the row-major box loop);
-#                 the transposed
-#                 (small-M) epilogue hands the user's epilogue D^T's coordinates;
+#                 each pair's two staged C values swapped (in the general loop, and in the
+#                 row-major box loop); the transposed (small-M) epilogue hands the user's
+#                 epilogue D^T's coordinates;
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor); each row's staged A scale
 #                 is the previous row's (wgmma/scale_stages.hpp); the transposed small-M
@@ -84,7 +84,7 @@ if [[ -z $mutants ]]; then
     's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_staged_pair tessera/gemm/wgmma/epilogue.hpp \
-    's/^              if (staged) staged_c_pair(at0, at1, c0, c1);/              if (staged) staged_c_pair(at0, at1, c1, c0);/' \
+    's/^                if (staged) staged_c_pair(at0, at1, c0, c1);/                if (staged) staged_c_pair(at0, at1, c1, c0);/' \
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_staged_box tessera/gemm/wgmma/epilogue.hpp \
     's/staged_c_pair(at0, at0 + sizeof(ED), c0, c1);/staged_c_pair(at0, at0 + sizeof(ED), c1, c0);/' \

@@ -181,7 +181,8 @@ struct WgmmaEpilogue {
   }
 
   // D's pair at its two staging addresses.
-  TESSERA_DEVICE TESSERA_FORCEINLINE static void store_pair(unsigned char* at0, unsigned char* at1, float v0, float v1) {
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void store_pair(unsigned char* at0, unsigned char* at1, float v0,
+                                                            float v1) {
     if constexpr (kRowMajor) {
       const std::uint32_t at = nvidia::smem_address(at0);
       if constexpr (sizeof(ED) == 4) {
@@ -197,6 +198,18 @@ struct WgmmaEpilogue {
     }
   }
 
+  // Is accumulator pair i (of thread t) in the box at (row_lo, col_lo)? Its 8-column group is
+  // known at compile time; its rows depend only on the warp (a box of fewer than 64 rows holds
+  // two warps' rows).
+  TESSERA_DEVICE TESSERA_FORCEINLINE static bool pair_in_box(int i, int row_lo, int col_lo, int t) {
+    if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) return false;
+    if constexpr (kBoxRows < 64) {
+      const int warp_rows = 16 * (t / 32);
+      if (warp_rows < row_lo || warp_rows >= row_lo + kBoxRows) return false;
+    }
+    return true;
+  }
+
   // One box of a row-major D with C staged in it (kStaged: one 64-row block, kRowBlocks == 1;
   // row0: the block's first row): every C pair of the box read and every value computed before
   // the first store. Each store is an asm with a memory clobber, so with the two interleaved each
@@ -208,14 +221,6 @@ struct WgmmaEpilogue {
                                                             std::int64_t row0, std::int64_t n0, unsigned char* box,
                                                             int row_lo, int col_lo, int t, const Place& place) {
     static_assert(kRowMajor, "Tessera: the staged-C box loop is for a row-major D");
-    auto in_box = [&](int i) {
-      if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) return false;
-      if constexpr (kBoxRows < 64) {
-        const int warp_rows = 16 * (t / 32);
-        if (warp_rows < row_lo || warp_rows >= row_lo + kBoxRows) return false;
-      }
-      return true;
-    };
     // The pair's two staging addresses (adjacent in a row-major box).
     auto at_pair = [&](int i) {
       const auto e = Atom::element(t, i);
@@ -224,7 +229,7 @@ struct WgmmaEpilogue {
     float values[kAccPerBlock];
     TESSERA_UNROLL
     for (int i = 0; i < kAccPerBlock; i += 2) {
-      if (!in_box(i)) continue;
+      if (!pair_in_box(i, row_lo, col_lo, t)) continue;
       const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
       const std::int64_t m = row0 + e.row, n = n0 + e.col;
       unsigned char* at0 = at_pair(i);
@@ -235,7 +240,7 @@ struct WgmmaEpilogue {
     }
     TESSERA_UNROLL
     for (int i = 0; i < kAccPerBlock; i += 2) {
-      if (!in_box(i)) continue;
+      if (!pair_in_box(i, row_lo, col_lo, t)) continue;
       unsigned char* at0 = at_pair(i);
       store_pair(at0, at0 + sizeof(ED), values[i], values[i + 1]);
     }
@@ -285,48 +290,42 @@ struct WgmmaEpilogue {
           if constexpr (kC == CSource::kStaged && kRowMajor) {
             staged_box(p, op, acc[rb], m0 + rb * 64, n0, box, row_lo, col_lo, t, place);
           } else {
-          TESSERA_UNROLL
-          for (int i = 0; i < kAccPerBlock; i += 2) {
-            // Is the pair in this box? Its 8-column group is known at compile time; its rows
-            // depend only on the warp (a box of fewer than 64 rows holds two warps' rows).
-            if (8 * (i / 4) < col_lo || 8 * (i / 4) >= col_lo + kBoxCols) continue;
-            if constexpr (kBoxRows < 64) {
-              const int warp_rows = 16 * (t / 32);
-              if (warp_rows < row_lo || warp_rows >= row_lo + kBoxRows) continue;
+            TESSERA_UNROLL
+            for (int i = 0; i < kAccPerBlock; i += 2) {
+              if (!pair_in_box(i, row_lo, col_lo, t)) continue;
+              const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
+              const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
+              // The pair's two staging addresses (row-major: adjacent; column-major: two lines).
+              unsigned char* at0;
+              unsigned char* at1;
+              if constexpr (kRowMajor) {
+                at0 = box + offset(e.row - row_lo, e.col - col_lo);
+                at1 = at0 + sizeof(ED);
+              } else {
+                const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
+                const int h = (i / 2) % 2;
+                at0 = box + col_base[h][0] + group;
+                at1 = box + col_base[h][1] + group;
+              }
+              float v0, v1;
+              if constexpr (kC == CSource::kStaged || kC == CSource::kGlobalOrStaged) {
+                // Staged: every thread reads exactly the C elements whose D it then writes in
+                // their place (kStaged: `staged` is true at compile time, and the global path
+                // below is not generated).
+                float c0 = 0.0f, c1 = 0.0f;
+                if (staged) staged_c_pair(at0, at1, c0, c1);
+                // inside(): an epilogue with side effects (AuxiliaryOutput) writes only there.
+                v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)})
+                            : place.template value<true, LayoutC>(p, op, acc[rb][i], m, n);
+                v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)})
+                            : place.template value<true, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
+              } else {
+                v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i], m, n);
+                v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
+              }
+              store_pair(at0, at1, v0, v1);
             }
-            const auto e = Atom::element(t, i);  // (r, c) and (r, c + 1)
-            const std::int64_t m = m0 + rb * 64 + e.row, n = n0 + e.col;
-            // The pair's two staging addresses (row-major: adjacent; column-major: two lines).
-            unsigned char* at0;
-            unsigned char* at1;
-            if constexpr (kRowMajor) {
-              at0 = box + offset(e.row - row_lo, e.col - col_lo);
-              at1 = at0 + sizeof(ED);
-            } else {
-              const std::uint32_t group = std::uint32_t(8 * (i / 4) - col_lo) / 8 * 1024;
-              const int h = (i / 2) % 2;
-              at0 = box + col_base[h][0] + group;
-              at1 = box + col_base[h][1] + group;
-            }
-            float v0, v1;
-            if constexpr (kC == CSource::kStaged || kC == CSource::kGlobalOrStaged) {
-              // Staged: every thread reads exactly the C elements whose D it then writes in
-              // their place (kStaged: `staged` is true at compile time, and the global path
-              // below is not generated).
-              float c0 = 0.0f, c1 = 0.0f;
-              if (staged) staged_c_pair(at0, at1, c0, c1);
-              // inside(): an epilogue with side effects (AuxiliaryOutput) writes only there.
-              v0 = staged ? op(acc[rb][i], EpilogueElement{m, n, c0, true, place.inside(p, m, n)})
-                          : place.template value<true, LayoutC>(p, op, acc[rb][i], m, n);
-              v1 = staged ? op(acc[rb][i + 1], EpilogueElement{m, n + 1, c1, true, place.inside(p, m, n + 1)})
-                          : place.template value<true, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
-            } else {
-              v0 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i], m, n);
-              v1 = place.template value<kC == CSource::kGlobal, LayoutC>(p, op, acc[rb][i + 1], m, n + 1);
-            }
-            store_pair(at0, at1, v0, v1);
           }
-          }  // kC != kStaged
           nvidia::fence_proxy_async_shared();
           nvidia::named_barrier_sync(barrier, 128);
           const int row = int(m0) + rb * 64 + row_lo, col = int(n0) + col_lo;
