@@ -66,6 +66,21 @@ TEST_CASE("shared-memory matrix descriptor fields", "[wgmma][descriptor]") {
             .address == 0u);
 }
 
+TEST_CASE("a descriptor advanced by an offset is the descriptor of the offset address", "[wgmma][descriptor]") {
+  // The main loops build one descriptor per stage and add each step's offset to it; that must
+  // equal encoding the step's address, everywhere in the 228 KiB window an operand can lie.
+  for (std::uint32_t base = 0; base < 228u * 1024u; base += 1024u) {
+    for (std::uint32_t offset : {0u, 16u, 32u, 96u, 2048u, 6144u, 8192u, 16384u + 96u, 24576u}) {
+      if (base + offset >= 228u * 1024u) continue;
+      for (std::uint32_t lbo : {16u, 8192u}) {
+        const std::uint64_t first = nvidia::make_smem_descriptor(base, lbo, 1024, nvidia::Swizzle::k128B);
+        REQUIRE(nvidia::advance_smem_descriptor(first, offset) ==
+                nvidia::make_smem_descriptor(base + offset, lbo, 1024, nvidia::Swizzle::k128B));
+      }
+    }
+  }
+}
+
 namespace {
 // The TMA's 128-byte swizzle, written out: in each 1024-byte block the 16-byte chunk c of
 // 128-byte row r is stored at chunk c ^ (r % 8).

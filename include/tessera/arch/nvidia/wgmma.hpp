@@ -52,6 +52,16 @@ TESSERA_HOST_DEVICE constexpr std::uint64_t make_smem_descriptor(std::uint32_t a
          (std::uint64_t(swizzle) << 62);
 }
 
+// The descriptor `bytes` further into shared memory (a multiple of 16). The start address is
+// the descriptor's low 14 bits in 16-byte units, and every operand tile lies inside the
+// 228 KiB shared window, so the field never carries into the next one: the offset adds to the
+// descriptor itself. Built once per stage and advanced by compile-time offsets (the fp8 main
+// loop), a wgmma's descriptor costs one add instead of make_smem_descriptor's shift, mask and or
+// (CUTLASS's GmmaDescriptor and DeepGEMM advance their descriptors the same way).
+TESSERA_HOST_DEVICE constexpr std::uint64_t advance_smem_descriptor(std::uint64_t d, std::uint32_t bytes) {
+  return d + (bytes >> 4);
+}
+
 // Field readers, for tests and for printing a descriptor.
 struct SmemDescriptorFields {
   std::uint32_t address, leading_byte_offset, stride_byte_offset, base_offset;

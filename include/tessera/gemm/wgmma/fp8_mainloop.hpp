@@ -137,14 +137,19 @@ struct WgmmaFp8Mainloop {
   // 0 unless accumulating), committed as one group.
   TESSERA_DEVICE static void issue(Sums& sums, std::uint32_t a, std::uint32_t b, int row0, bool accumulate,
                                    int first = 0, int last = kSteps) {
+    // The stage's two descriptors, then each step's as a constant offset from them (row block
+    // rb is 64 lines further, step kk kInstructionK bytes along the lines).
+    const std::uint64_t first_a = descriptor_a(a, row0, 0), first_b = descriptor_b(b, 0);
     nvidia::wgmma_fence();
     TESSERA_UNROLL
     for (int kk = 0; kk < kSteps; ++kk) {
       if (kk < first || kk >= last) continue;
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
-        nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(sums[rb], descriptor_a(a, row0 + rb * 64, kk), descriptor_b(b, kk),
-                                                  (accumulate || kk > 0) ? 1 : 0);
+        nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(
+            sums[rb], nvidia::advance_smem_descriptor(first_a, std::uint32_t(rb * 64 * 128 + kk * kInstructionK)),
+            nvidia::advance_smem_descriptor(first_b, std::uint32_t(kk * kInstructionK)),
+            (accumulate || kk > 0) ? 1 : 0);
       }
     }
     nvidia::wgmma_commit_group();
