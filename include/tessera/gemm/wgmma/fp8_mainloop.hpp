@@ -126,30 +126,28 @@ struct WgmmaFp8Mainloop {
 
   // Both operands K-major in the 128-byte swizzle: row r of a tile is its r-th 128-byte
   // line, and k32 step kk starts 32 bytes further along it (wgmma.hpp, the canonical layout).
-  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t stage, int row, int kk) {
-    return nvidia::make_smem_descriptor(stage + row * 128 + kk * kInstructionK, 16, 1024, nvidia::Swizzle::k128B);
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset(int row, int kk) {
+    return std::uint32_t(row * 128 + kk * kInstructionK);
   }
-  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t stage, int kk) {
-    return nvidia::make_smem_descriptor(stage + kk * kInstructionK, 16, 1024, nvidia::Swizzle::k128B);
+  TESSERA_DEVICE static std::uint64_t descriptor(std::uint32_t address) {
+    return nvidia::make_smem_descriptor(address, 16, 1024, nvidia::Swizzle::k128B);
   }
 
   // k32 steps [first, last) of the tile's MMAs over one stage into `sums` (overwritten by step
   // 0 unless accumulating), committed as one group.
   TESSERA_DEVICE static void issue(Sums& sums, std::uint32_t a, std::uint32_t b, int row0, bool accumulate,
                                    int first = 0, int last = kSteps) {
-    // The stage's two descriptors, then each step's as a constant offset from them (row block
-    // rb is 64 lines further, step kk kInstructionK bytes along the lines).
-    const std::uint64_t first_a = descriptor_a(a, row0, 0), first_b = descriptor_b(b, 0);
+    // The stage's two descriptors, then each step's as a constant offset from them.
+    const std::uint64_t first_a = descriptor(a + offset(row0, 0)), first_b = descriptor(b);
     nvidia::wgmma_fence();
     TESSERA_UNROLL
     for (int kk = 0; kk < kSteps; ++kk) {
       if (kk < first || kk >= last) continue;
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
-        nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(
-            sums[rb], nvidia::advance_smem_descriptor(first_a, std::uint32_t(rb * 64 * 128 + kk * kInstructionK)),
-            nvidia::advance_smem_descriptor(first_b, std::uint32_t(kk * kInstructionK)),
-            (accumulate || kk > 0) ? 1 : 0);
+        const std::uint64_t step_a = nvidia::advance_smem_descriptor(first_a, offset(rb * 64, kk));
+        const std::uint64_t step_b = nvidia::advance_smem_descriptor(first_b, offset(0, kk));
+        nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(sums[rb], step_a, step_b, (accumulate || kk > 0) ? 1 : 0);
       }
     }
     nvidia::wgmma_commit_group();
