@@ -14,7 +14,13 @@ its speed as a ratio to the faster of cublas and cublaslt on each shape, then
   a PNG of ratio against GFLOP (log scale) beside the JSON, when matplotlib is there.
 Markdown, for benchmark/notes.
 
-Usage: scripts/sweep_report.py SWEEP.json [--no-plot] [--out PNG]
+With --against BEFORE.json (an A/B: the same shapes run by another build, e.g. main's binary
+then a branch's on the same machine), a section per implementation in both: its speed here over
+its speed there, shape by shape (geomean, the shapes that moved by more than 3%), beside the
+same for its ratio to the faster baseline, and the baselines' own drift between the two runs
+(what the speed change cannot be told apart from).
+
+Usage: scripts/sweep_report.py SWEEP.json [--no-plot] [--out PNG] [--against BEFORE.json]
 Medians are read as bench_plot.py reads them (its Results class). A shape where an
 implementation was skipped (a failed check, a refused shape) has no ratio for it and is
 listed at the end.
@@ -109,6 +115,38 @@ def report(r, group, labels=None):
     return "\n".join(out), ratios
 
 
+def against(r, before, group):
+    """The A/B section: r (after) against before (a Results of the same group)."""
+    if group not in before.shapes:
+        return f"## {group} against the other run: not in it"
+    both = [s for s in r.shapes[group] if s in before.shapes[group]]
+    def speeds(impl):
+        return {s: r.get(group, impl, s) / before.get(group, impl, s) for s in both
+                if r.get(group, impl, s) and before.get(group, impl, s)}
+    def faster_base(res, s):
+        return max([v for v in (res.get(group, b, s) for b in BASELINES) if v is not None], default=None)
+    out = [f"## {group}: this run against the other, {len(both)} shapes in both", ""]
+    drift = {s: faster_base(r, s) / faster_base(before, s) for s in both if faster_base(r, s) and faster_base(before, s)}
+    out.append(f"The faster baseline's own drift (here / there): geomean {fmt(geomean(drift.values()))}, "
+               f"range {fmt(min(drift.values(), default=None))} to {fmt(max(drift.values(), default=None))}")
+    out += ["", "| implementation | shapes | speed here / there | its ratio to the baseline, here / there | "
+            "faster by > 3% | slower by > 3% |", "|---|---|---|---|---|---|"]
+    moves = []
+    for i in (i for i in r.impls[group] if "tessera" in i and i in before.impls[group]):
+        sp = speeds(i)
+        if not sp:
+            continue
+        rel = {s: sp[s] / drift[s] for s in sp if s in drift}
+        up = sorted((s for s in sp if sp[s] > 1.03), key=lambda s: -sp[s])
+        down = sorted((s for s in sp if sp[s] < 1 / 1.03), key=sp.get)
+        out.append(f"| {i} | {len(sp)} | {fmt(geomean(sp.values()))} | {fmt(geomean(rel.values()))} | {len(up)} | "
+                   f"{len(down)} |")
+        moves += [f"- {i} {s}: {fmt(sp[s])}" for s in up + down]
+    if moves:
+        out += ["", "Shapes that moved by more than 3% (speed here / there):"] + moves
+    return "\n".join(out)
+
+
 def tuned_choices(labels):
     """{shape: (chosen entry, [candidates, the selector's own first])} from tessera_tuned's labels."""
     out = {}
@@ -185,6 +223,7 @@ def main():
     ap.add_argument("json")
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--out", help="PNG path (default: beside the JSON)")
+    ap.add_argument("--against", help="another run of the same shapes (an A/B): each implementation's change")
     args = ap.parse_args()
     with open(args.json) as f:
         data = json.load(f)
@@ -195,6 +234,9 @@ def main():
     for g in groups:
         text, ratios = report(r, g, read_labels(data, g))
         print(text + "\n")
+        if args.against:
+            with open(args.against) as f:
+                print(against(r, Results(json.load(f)), g) + "\n")
         if not args.no_plot:
             png = args.out or os.path.splitext(args.json)[0] + f"_{g}.png"
             plot(ratios, png)

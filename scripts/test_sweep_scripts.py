@@ -14,6 +14,9 @@
   geomeans, the worst shape and the count of shapes where Auto is slower than the default;
   tessera_tuned is in the tables, the table against the default tile has its count, p10 and
   worst, and its labels give the count of shapes where the selector's own entry was kept.
+  sweep_report.py --against: two made-up runs whose speeds and baselines' drift are known per
+  shape come out as the speed change, the change of the ratio to the baseline, the drift and
+  the shapes that moved.
 The benchmark names carry Google Benchmark's suffix (/iterations:N/repeats:R/manual_time), as
 tessera_bench writes them.
 
@@ -224,11 +227,42 @@ def fit_report(tmp):
     check(r.returncode != 0 and "--sweep-entries" in r.stderr, "report: a sweep without entry timings is refused")
 
 
+def against_report(tmp):
+    """Two runs: tessera_auto sped up by a known factor per shape, cuBLAS by a known drift."""
+    rng = random.Random(5)
+    before, after, speed, drift = [], [], {}, {}
+    for i in range(20):
+        label = f"{1 + i}x4096x{1024 + 8 * i}_b0_bt"
+        base, auto = rng.uniform(100, 800), rng.uniform(50, 700)
+        speed[label] = 1.10 if i < 4 else (0.90 if i == 4 else 1.0)
+        drift[label] = rng.uniform(0.98, 1.02)
+        before += [median(f"sweep_bf16/cublas/{label}", base), median(f"sweep_bf16/tessera_auto/{label}", auto)]
+        after += [median(f"sweep_bf16/cublas/{label}", base * drift[label]),
+                  median(f"sweep_bf16/tessera_auto/{label}", auto * speed[label])]
+    paths = []
+    for name, benchmarks in (("before.json", before), ("after.json", after)):
+        paths.append(os.path.join(tmp, name))
+        with open(paths[-1], "w") as f:
+            json.dump({"context": {}, "benchmarks": benchmarks}, f)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/sweep_report.py"), paths[1], "--no-plot",
+                        "--against", paths[0]], capture_output=True, text=True, check=True)
+    text = r.stdout
+    def gm(values):
+        values = list(values)
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+    rel = gm(speed[s] / drift[s] for s in speed)
+    row = f"| tessera_auto | 20 | {gm(speed.values()):.3f} | {rel:.3f} | 4 | 1 |"
+    check(row in text, f"against: {row} in\n{text}")
+    check(f"geomean {gm(drift.values()):.3f}" in text, "against: the baseline's drift")
+    check("- tessera_auto 5x4096x1056_b0_bt: 0.900" in text, "against: the shape that slowed down")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tessera_sweep_scripts_")
     try:
         fit_round_trip(tmp)
         report(tmp)
+        against_report(tmp)
         fit_report(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
