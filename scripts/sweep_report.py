@@ -33,7 +33,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_plot import Results, geomean  # noqa: E402
+from bench_plot import Results, best, geomean  # noqa: E402
 
 BASELINES = ("cublas", "cublaslt")
 BUCKETS = [(0, 1), (1, 10), (10, 100), (100, 1000), (1000, math.inf)]
@@ -62,7 +62,7 @@ def fmt(x, digits=3):
 def report(r, group, labels=None):
     shapes = r.shapes[group]
     ours = [i for i in r.impls[group] if "tessera" in i]
-    base = {s: max([v for v in (r.get(group, b, s) for b in BASELINES) if v is not None], default=None) for s in shapes}
+    base = {s: best(r, group, BASELINES, s) for s in shapes}
     ratios = {i: {s: r.get(group, i, s) / base[s] for s in shapes if r.get(group, i, s) is not None and base[s]}
               for i in ours}
     out = [f"## {group}: {len(shapes)} shapes, ratio = TFLOP/s / the faster of {' and '.join(BASELINES)}", ""]
@@ -120,20 +120,19 @@ def against(r, before, group):
     if group not in before.shapes:
         return f"## {group} against the other run: not in it"
     both = [s for s in r.shapes[group] if s in before.shapes[group]]
-    def speeds(impl):
-        return {s: r.get(group, impl, s) / before.get(group, impl, s) for s in both
-                if r.get(group, impl, s) and before.get(group, impl, s)}
-    def faster_base(res, s):
-        return max([v for v in (res.get(group, b, s) for b in BASELINES) if v is not None], default=None)
+    def here_over_there(impls):
+        """{shape: the best of impls here / there} where both ran."""
+        pairs = {s: (best(r, group, impls, s), best(before, group, impls, s)) for s in both}
+        return {s: a / b for s, (a, b) in pairs.items() if a and b}
     out = [f"## {group}: this run against the other, {len(both)} shapes in both", ""]
-    drift = {s: faster_base(r, s) / faster_base(before, s) for s in both if faster_base(r, s) and faster_base(before, s)}
+    drift = here_over_there(BASELINES)
     out.append(f"The faster baseline's own drift (here / there): geomean {fmt(geomean(drift.values()))}, "
                f"range {fmt(min(drift.values(), default=None))} to {fmt(max(drift.values(), default=None))}")
     out += ["", "| implementation | shapes | speed here / there | its ratio to the baseline, here / there | "
             "faster by > 3% | slower by > 3% |", "|---|---|---|---|---|---|"]
     moves = []
     for i in (i for i in r.impls[group] if "tessera" in i and i in before.impls[group]):
-        sp = speeds(i)
+        sp = here_over_there([i])
         if not sp:
             continue
         rel = {s: sp[s] / drift[s] for s in sp if s in drift}
@@ -228,15 +227,18 @@ def main():
     with open(args.json) as f:
         data = json.load(f)
     r = Results(data)
+    before = None
+    if args.against:
+        with open(args.against) as f:
+            before = Results(json.load(f))
     groups = [g for g in r.groups if g.startswith("sweep_")]
     if not groups:
         sys.exit("sweep_report.py: no sweep_* benchmarks in " + args.json)
     for g in groups:
         text, ratios = report(r, g, read_labels(data, g))
         print(text + "\n")
-        if args.against:
-            with open(args.against) as f:
-                print(against(r, Results(json.load(f)), g) + "\n")
+        if before is not None:
+            print(against(r, before, g) + "\n")
         if not args.no_plot:
             png = args.out or os.path.splitext(args.json)[0] + f"_{g}.png"
             plot(ratios, png)
