@@ -76,6 +76,7 @@ struct Options {
   bool timing_given = false; // --reps, --target-ms or --*-iters given (else the sweep takes its own)
   std::uint64_t sweep_seed = 1;  // --sweep-seed: which shapes the sweep suite draws
   int sweep_count = 300;         // --sweep-count
+  std::int64_t sweep_max_m = 0;  // --sweep-max-m: only the drawn shapes with M <= this (0: all)
   bool sweep_entries = false;    // --sweep-entries: also every entry of Auto's table
 };
 Options g_opt;
@@ -430,6 +431,7 @@ void usage() {
       "  --seed=S          fixed input seed (default: fresh every run)\n"
       "  --shapes=MxNxK,.. the llm suite's shapes instead of its list (e.g. --shapes=2048x2304x4096,1536x1536x16384)\n"
       "  --sweep-seed=S --sweep-count=N   the sweep suite's shapes (default 1, 300)\n"
+      "  --sweep-max-m=M   of those, only the shapes with M <= M (an A/B of one regime, same labels)\n"
       "  --sweep-entries   the sweep also times every entry of Auto's table (calibration)\n"
       "  --device-name     print the device name as used in result file names, and exit\n"
       "  e.g. --suite=llm --benchmark_filter='^llm_bf16/' --benchmark_out=r.json --benchmark_out_format=json\n\n");
@@ -476,6 +478,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       g_opt.sweep_seed = std::strtoull(value("--sweep-seed=").c_str(), nullptr, 0);
     } else if (a.rfind("--sweep-count=", 0) == 0) {
       g_opt.sweep_count = std::max(1, std::atoi(value("--sweep-count=").c_str()));
+    } else if (a.rfind("--sweep-max-m=", 0) == 0) {
+      g_opt.sweep_max_m = std::max<std::int64_t>(0, std::atoll(value("--sweep-max-m=").c_str()));
     } else if (a == "--sweep-entries") {
       g_opt.sweep_entries = true;
     } else if (a == "--device-name") {

@@ -3,7 +3,7 @@
 // Tessera's selectors, the default WgmmaConfig, cublasGemmEx and cuBLASLt in the same run:
 //
 //   tessera_bench --suite=sweep [--sweep-seed=S] [--sweep-count=N] [--sweep-entries]
-//                 --benchmark_out=sweep.json --benchmark_out_format=json
+//                 [--sweep-max-m=M] --benchmark_out=sweep.json --benchmark_out_format=json
 //   scripts/sweep_report.py sweep.json           geomeans, percentiles, worst, buckets, plot
 //   scripts/fit_cost_model.py sweep.json -o include/tessera/gemm/select/cost_table.hpp
 //                                                (a run with --sweep-entries)
@@ -133,10 +133,12 @@ void register_sweep_suite() {
     g_opt.min_iters = 3;
     g_opt.max_iters = 50;
   }
-  // A shape drawn twice is timed once.
+  // A shape drawn twice is timed once. --sweep-max-m keeps the shapes of few rows (the same
+  // draw, so their labels match a whole run's: sweep_report.py --against compares them).
   std::set<std::string> seen;
   sweep_registered().clear();
   for (const tessera::bench::SweepShape& x : tessera::bench::sweep_shapes(g_opt.sweep_seed, g_opt.sweep_count)) {
+    if (g_opt.sweep_max_m > 0 && x.M > g_opt.sweep_max_m) continue;
     if (seen.insert(x.label()).second) sweep_registered().push_back(x);
   }
   for (const tessera::bench::SweepShape& x : sweep_registered()) {
@@ -147,9 +149,11 @@ void register_sweep_suite() {
     }
   }
   g_opt = saved;
+  const std::string subset =
+      g_opt.sweep_max_m > 0 ? ", of which those with M <= " + std::to_string(g_opt.sweep_max_m) : "";
   benchmark::AddCustomContext("sweep", "seed " + std::to_string(g_opt.sweep_seed) + ", " +
-                                           std::to_string(g_opt.sweep_count) +
-                                           " shapes (benchmark/sweep_shapes.hpp); bf16 in and out, A row-major, "
+                                           std::to_string(g_opt.sweep_count) + " shapes" + subset +
+                                           " (benchmark/sweep_shapes.hpp); bf16 in and out, A row-major, "
                                            "D row-major, ld = contiguous extent; checked against cuBLAS's output");
 }
 
