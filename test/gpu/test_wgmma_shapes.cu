@@ -10,6 +10,7 @@
 #include "tessera/gemm/select/small_m.hpp"
 #include "tessera/gemm/wgmma/wgmma.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -158,9 +159,10 @@ const CaseShape kSplitSweep[] = {
     tma({1000, 200, 1000, 0, 1.0f, -0.5f}),
 };
 
-template <class Config>
-void split_sweep() {
-  for (const CaseShape& s : kSplitSweep) {
+// Each shape, then the same shape in place (C == D).
+template <class Config, std::size_t kShapes>
+void check_each_and_in_place(const CaseShape (&shapes)[kShapes]) {
+  for (const CaseShape& s : shapes) {
     check_gemm<Config>(s);
     check_gemm<Config>(in_place(s));
   }
@@ -176,7 +178,7 @@ TEMPLATE_TEST_CASE("cluster split-K: every layout, outputs, splits chosen and fi
                    (Split<bfloat16_t, float, RowMajor, ColumnMajor, ColumnMajor, 16>),
                    (Split<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor, 128, 3>),
                    (Split<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor, 64, 16>)) {
-  split_sweep<TestType>();
+  check_each_and_in_place<TestType>(kSplitSweep);
 }
 
 TEST_CASE("cluster split-K: the split the rule takes, and the same bits on every run", "[gpu][shapes][split]") {
@@ -261,14 +263,6 @@ const CaseShape kPackedSweep[] = {
     packed({17, 136, 4099, 1, -1.0f, 1.0f}, false),   packed({64, 264, 2048, 0, 1.0f, 0.0f}, true),
     packed({136, 200, 1000, 3, 1.0f, -0.5f}, true),
 };
-
-template <class Config>
-void packed_sweep() {
-  for (const CaseShape& s : kPackedSweep) {
-    check_gemm<Config>(s);
-    check_gemm<Config>(in_place(s));
-  }
-}
 }  // namespace
 
 TEMPLATE_TEST_CASE("split and small M: A or B that TMA cannot describe, copied into the workspace",
@@ -277,7 +271,7 @@ TEMPLATE_TEST_CASE("split and small M: A or B that TMA cannot describe, copied i
                    (SmallM<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>),
                    (SmallM<half_t, half_t, RowMajor, RowMajor, ColumnMajor, 32>),
                    (SmallM<bfloat16_t, float, ColumnMajor, ColumnMajor, RowMajor, 64>)) {
-  packed_sweep<TestType>();
+  check_each_and_in_place<TestType>(kPackedSweep);
 }
 
 // ---- bad arguments ----------------------------------------------------------------------------
