@@ -181,6 +181,15 @@ bool entry_runs_without_workspace(const ConfigArguments<E>& a) {
     return true;
   }
 }
+// The split of a split or small-M entry E (CTAs per cluster; 1: none), through the transposition.
+template <class E>
+int entry_cluster_splits(const ConfigArguments<E>& a) {
+  if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
+    return entry_cluster_splits<typename E::Inner>(transpose_arguments<E>(a));
+  } else {
+    return cluster_splits<E>(a);
+  }
+}
 }  // namespace detail
 
 // Whether entry e's own configuration takes the arguments (its can_implement), and runs them
@@ -355,12 +364,7 @@ std::string explain(const ConfigArguments<Config>& a, const void* given_workspac
     using E = decltype(entry);
     if constexpr (std::is_same_v<typename E::Family, TransposedFamily> ||
                   std::is_same_v<typename E::Family, ClusterSplitFamily>) {
-      int s = 0;
-      if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
-        s = cluster_splits<typename E::Inner>(transpose_arguments<E>(a));
-      } else {
-        s = cluster_splits<E>(a);
-      }
+      const int s = detail::entry_cluster_splits<E>(a);
       o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
       if (!detail::entry_runs_without_workspace<E>(a)) {
         o << "; A or B copied into the workspace first (TMA cannot describe it as given)";
