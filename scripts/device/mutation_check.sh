@@ -14,7 +14,8 @@
 #                 staged-C loader loads C from 8 columns to the right; the epilogue reads
 #                 each pair's two staged C values swapped (in the general loop, and in the
 #                 row-major box loop); the transposed (small-M) epilogue hands the user's
-#                 epilogue D^T's coordinates;
+#                 epilogue D^T's coordinates; the split and small-M kernels read B's place
+#                 in the workspace without copying B there (the workspace's poison);
 #   fp8:          B's block scale of each K tile is taken from the next K block (a scale
 #                 block offset by one, inside the scale tensor); each row's staged A scale
 #                 is the previous row's (wgmma/scale_stages.hpp); the transposed small-M
@@ -78,6 +79,9 @@ if [[ -z $mutants ]]; then
   build_mutant test_wgmma_gemm_mutant_copy_b tessera/gemm/tma/launch.hpp \
     's/    if (ok(s)) s = copy_operand(a.B, .*$/    if (plan.b.packed) tma.B = reinterpret_cast<decltype(tma.B)>(workspace + plan.b.offset), tma.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_gemm.cu
+  build_mutant test_wgmma_shapes_mutant_split_copy tessera/gemm/wgmma/cluster_split.hpp \
+    's/    if (ok(s)) s = tma_launch::copy_operand(given.B, .*$/    if (plan.b.packed) a.B = reinterpret_cast<decltype(a.B)>(space + plan.b.offset), a.ldb = plan.b.ld;/' \
+    test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/wgmma/cluster_partial_sum.hpp \
     's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/wgmma/staged_c_loader.hpp \
@@ -134,6 +138,7 @@ check test_wgmma_gemm_mutant "[layout]" "wgmma suite reading B from the wrong st
 check test_wgmma_gemm_mutant_copy_b "[packed]" "packed path without the copy of B"
 check test_wgmma_gemm_mutant_store_d "[packed]" "packed path with TMA stores to a D TMA cannot describe"
 check test_wgmma_gemm_mutant_copy_out "[packed]" "packed path without the copy of D out"
+check test_wgmma_shapes_mutant_split_copy "[packed]" "split and small M reading B's place in the workspace without the copy"
 check test_wgmma_shapes_mutant_sum "[split]" "cluster split-K without the last CTA's partial tile"
 check test_wgmma_shapes_mutant_staged_c "[staged_c]" "staged C loaded from the wrong columns"
 check test_wgmma_shapes_mutant_staged_pair "[staged_c]" "the epilogue reading each pair's two staged C values swapped"

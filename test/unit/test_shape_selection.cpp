@@ -203,10 +203,17 @@ TEST_CASE("selector rule: the sweep's shapes get the entries that measured faste
       CHECK(AutoRule::runs(c.entry, p));
     }
   }
-  // Without TMA descriptions (the packed and realigning paths) only the default tile runs.
+  // Without TMA descriptions, many tiles take the default tile (its packed and realigning
+  // paths); few rows take the small-M entry, which copies A and B into a workspace first, only
+  // with one.
   AutoProblem odd = tn(2048, 2304, 4096, true);
   odd.tma_a = false;
   CHECK(AutoRule::choose(odd).entry == AutoEntry::kLarge);
+  AutoProblem decode = tn(4, 4096, 4096, true);
+  decode.tma_b = false;
+  CHECK(AutoRule::choose(decode).entry == AutoEntry::kSmallM16);
+  decode.workspace = false;
+  CHECK(AutoRule::choose(decode).entry == AutoEntry::kLarge);
 }
 
 TEST_CASE("selector rule: fill_permille counts the busy fraction of the waves", "[gemm][auto]") {
@@ -239,7 +246,8 @@ TEST_CASE("selector rule: never an entry that cannot run the problem (random pro
               << " workspace " << p.workspace << " odd pitch " << p.odd_pitch);
     if (!p.workspace) REQUIRE((c.entry != AutoEntry::kStreamK && c.entry != AutoEntry::kStreamK128));
     REQUIRE(AutoRule::runs(c.entry, p));
-    if (!(p.tma_a && p.tma_b)) REQUIRE(((c.entry == AutoEntry::kLarge) || (c.entry == AutoEntry::kLarge2x1)));
+    // The TMA-only entries (small M, split) copy A or B that TMA cannot describe, so need a workspace.
+    if (!(p.tma_a && p.tma_b) && !p.workspace) REQUIRE(((c.entry == AutoEntry::kLarge) || (c.entry == AutoEntry::kLarge2x1)));
     if (!p.k_major_a) REQUIRE((c.entry != AutoEntry::kSmallM16 && c.entry != AutoEntry::kSmallM32));
   }
 }

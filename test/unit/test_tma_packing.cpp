@@ -29,10 +29,11 @@ T* one_element_off(T* p) {
 // Every packed operand: a 128-byte multiple pitch at least its length, a 256-byte aligned offset (so a
 // 16-byte aligned workspace gives TMA a 16-byte aligned base), inside the workspace, and,
 // with its zeroed padding counted as part of its lines, describable by TMA.
+// `lines`: A, B and D, or A and B alone for a plan that never places D.
 void check_plan(const gemm::PackingPlan& plan, const std::vector<gemm::OperandLines>& lines) {
   const gemm::PackedOperand* ops[3] = {&plan.a, &plan.b, &plan.d};
   std::size_t end_of_previous = 0;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < int(lines.size()); ++i) {
     const gemm::PackedOperand& p = *ops[i];
     INFO("operand " << i);
     CHECK(p.packed == !lines[i].tma_describable());
@@ -144,4 +145,33 @@ TEST_CASE("packing plan: K = 0 packs nothing that takes bytes", "[tma][packing]"
   CHECK(plan.bytes == 0);
   // workspace_size() is then 0 and a caller passes none: the realigning path, which reads no A.
   CHECK(gemm::choose_path<RowMajor, RowMajor, RowMajor>(x, false) == TmaPath::kRealigning);
+}
+
+TEST_CASE("input packing plan (the split kernel's): A and B as the full plan places them, D never", "[tma][packing]") {
+  // The odd shape: A, B and D all off 16 bytes; D is written with element stores, so not copied.
+  const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> odd{4097, 4095, 4103, kA, 4103, kB, 4095,
+                                                                kD,   4095, kD,   4095, 1.0f, 0.0f};
+  const auto full = gemm::packing_plan<RowMajor, RowMajor, RowMajor>(odd);
+  const auto inputs = gemm::input_packing_plan<RowMajor, RowMajor, RowMajor>(odd);
+  const gemm::OperandsAsLines<RowMajor, RowMajor, RowMajor, decltype(odd)> lines(odd);
+  expect_packed(inputs, true, true, false);
+  CHECK(inputs.a.offset == full.a.offset);
+  CHECK(inputs.b.offset == full.b.offset);
+  CHECK(inputs.b.ld == full.b.ld);
+  CHECK(inputs.bytes == full.d.offset);  // everything the full plan places before D
+  CHECK(!inputs.inputs_tma());
+  check_plan(inputs, {lines.a, lines.b});
+  // Only D off: nothing to copy, no workspace.
+  const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> d_off{64, 4096, 4096, kA, 4096, kB, 4096,
+                                                                  kD, 4096, one_element_off(kD), 4096, 1.0f, 0.0f};
+  const auto only_d = gemm::input_packing_plan<RowMajor, ColumnMajor, RowMajor>(d_off);
+  CHECK(only_d.inputs_tma());
+  CHECK(only_d.bytes == 0);
+  // Only B off (decode: a few rows times W[N][K] with an odd K): B alone, at the start.
+  const gemm::Arguments<bfloat16_t, bfloat16_t, bfloat16_t> b_off{4, 4096, 4104, kA, 4104, one_element_off(kB), 4104,
+                                                                  kD, 4096, kD, 4096, 1.0f, 0.0f};
+  const auto only_b = gemm::input_packing_plan<RowMajor, ColumnMajor, RowMajor>(b_off);
+  expect_packed(only_b, false, true, false);
+  CHECK(only_b.b.offset == 0);
+  CHECK(only_b.bytes == std::size_t(4096) * 4160 * 2);
 }

@@ -168,10 +168,29 @@ constexpr bool ranks_entries = RanksEntries<S>::value;
 
 #if defined(TESSERA_CUDA)
 
-// Whether entry e's own configuration takes the arguments (its can_implement).
+namespace detail {
+// Whether configuration E runs the arguments without a workspace: the split and small-M entries
+// not where they would copy A or B into one (wgmma/cluster_split.hpp); the others always.
+template <class E>
+bool entry_runs_without_workspace(const ConfigArguments<E>& a) {
+  if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
+    return entry_runs_without_workspace<typename E::Inner>(transpose_arguments<E>(a));
+  } else if constexpr (std::is_same_v<typename E::Family, ClusterSplitFamily>) {
+    return cluster_split_runs_without_workspace<E>(a);
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
+// Whether entry e's own configuration takes the arguments (its can_implement), and runs them
+// with or without a workspace as the call gives one.
 template <class Config>
-bool auto_entry_takes(AutoEntry e, const ConfigArguments<Config>& a) {
-  return Config::Entries::with(e, [&](auto entry) { return ok(Gemm<decltype(entry)>::can_implement(a)); });
+bool auto_entry_takes(AutoEntry e, const ConfigArguments<Config>& a, bool workspace) {
+  return Config::Entries::with(e, [&](auto entry) {
+    using E = decltype(entry);
+    return ok(Gemm<E>::can_implement(a)) && (workspace || detail::entry_runs_without_workspace<E>(a));
+  });
 }
 
 // The entry a call of Gemm<Config> runs on the device `d`, with or without a workspace: the
@@ -187,12 +206,12 @@ AutoChoice auto_choice(const ConfigArguments<Config>& a, const DeviceInfo& d, bo
     AutoEntry ranked[select::kAutoEntryCount] = {};
     const int n = Selector::ranked_entries(p, ranked);
     for (int i = 0; i < n; ++i) {
-      if (auto_entry_takes<Config>(ranked[i], a)) return {ranked[i], Selector::kReason};
+      if (auto_entry_takes<Config>(ranked[i], a, workspace)) return {ranked[i], Selector::kReason};
     }
     return {AutoEntry::kLarge, AutoReason::kFallback};
   } else {
     AutoChoice c = Config::Selector::choose(p);
-    if (!auto_entry_takes<Config>(c.entry, a)) c = {AutoEntry::kLarge, AutoReason::kFallback};
+    if (!auto_entry_takes<Config>(c.entry, a, workspace)) c = {AutoEntry::kLarge, AutoReason::kFallback};
     return c;
   }
 }
@@ -322,8 +341,8 @@ std::string explain(const ConfigArguments<Config>& a, const void* given_workspac
       o << select::explain_costs(p, c.entry);
       break;
     case AutoReason::kFallback:
-      o << "the rule's choice does not take these arguments (A or B not describable by TMA, or a limit): the "
-           "default runs every valid argument";
+      o << "the rule's choice does not take these arguments (A or B not describable by TMA and no workspace to "
+           "copy them into, or a limit): the default runs every valid argument";
       break;
   }
   if (!given) {
@@ -334,12 +353,18 @@ std::string explain(const ConfigArguments<Config>& a, const void* given_workspac
   }
   Config::Entries::with(c.entry, [&](auto entry) {
     using E = decltype(entry);
-    if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
-      const int s = cluster_splits<typename E::Inner>(transpose_arguments<E>(a));
+    if constexpr (std::is_same_v<typename E::Family, TransposedFamily> ||
+                  std::is_same_v<typename E::Family, ClusterSplitFamily>) {
+      int s = 0;
+      if constexpr (std::is_same_v<typename E::Family, TransposedFamily>) {
+        s = cluster_splits<typename E::Inner>(transpose_arguments<E>(a));
+      } else {
+        s = cluster_splits<E>(a);
+      }
       o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
-    } else if constexpr (std::is_same_v<typename E::Family, ClusterSplitFamily>) {
-      const int s = cluster_splits<E>(a);
-      o << "; K split over clusters of " << s << " CTA" << (s == 1 ? "" : "s");
+      if (!detail::entry_runs_without_workspace<E>(a)) {
+        o << "; A or B copied into the workspace first (TMA cannot describe it as given)";
+      }
     } else {
       static const char any_workspace = 0;  // tma_path asks only whether one is given
       const TmaPath taken = tma_path<E>(a, workspace), with = tma_path<E>(a, &any_workspace);

@@ -21,9 +21,10 @@
 //
 // The rule, first match (T256, T128: output tiles of 128 x 256 and 128 x 128; k: K tiles of 64;
 // "deep": k >= 256; a wave: one tile per SM; fill(T) = T / (SMs x waves), the busy fraction):
-//   1. small M: M <= 64, N >= 4 M and N >= 512, A and B describable by TMA -> the smallest
-//      small-M tile that holds M (16 and 32 only for a row-major A).
-//   2. few tiles (T256 below half the SMs), A and B describable by TMA:
+//   1. small M: M <= 64, N >= 4 M and N >= 512, A and B describable by TMA or a workspace to
+//      copy them into -> the smallest small-M tile that holds M (16 and 32 only for a row-major
+//      A).
+//   2. few tiles (T256 below half the SMs), A and B describable by TMA or a workspace:
 //      a. not deep, k < 128 and T128 at least a quarter of the SMs -> kTile128 (splitting K
 //         costs more than the idle SMs when K is short);
 //      b. deep and T128 fills at least 0.9 of one wave -> kTile128;
@@ -94,15 +95,18 @@ struct AutoRule {
   static constexpr std::int64_t kStreamKMinTiles = 16;
 
   // Whether an entry's configuration runs the problem at all (its can_implement's rules, as
-  // the rule sees them): every entry but the large ones needs TMA loads; narrow small-M tiles
-  // a row-major A.
+  // the rule sees them): the small-M and split entries load A and B by TMA only, so where TMA
+  // cannot describe one they copy it into the workspace first and need one
+  // (wgmma/cluster_split.hpp); narrow small-M tiles need a row-major A. The others run every
+  // valid argument (their packed and realigning paths).
   static constexpr bool runs(AutoEntry e, const AutoProblem& p) {
+    const bool loads = (p.tma_a && p.tma_b) || p.workspace;
     switch (e) {
       case AutoEntry::kSmallM16:
-      case AutoEntry::kSmallM32: return p.tma_a && p.tma_b && p.k_major_a;
+      case AutoEntry::kSmallM32: return loads && p.k_major_a;
       case AutoEntry::kSmallM64:
       case AutoEntry::kSplit64:
-      case AutoEntry::kSplit128: return p.tma_a && p.tma_b;
+      case AutoEntry::kSplit128: return loads;
       case AutoEntry::kTile128:
       case AutoEntry::kStreamK:
       case AutoEntry::kStreamK128:

@@ -11,10 +11,11 @@
 // summed in distributed shared memory, no workspace, the same bits on every run), so that
 // every SM streams its slice of the weights with a deep TMA pipeline.
 //
-// Needs what ClusterSplitK needs: A and B describable by TMA (16-byte aligned base, pitch and
-// contiguous extent) and, for kTileM < 64, a K-major A (row-major: the tokens' rows; the narrow
-// tile is then K-major too). can_implement names the operand otherwise; the shape-driven
-// selector (gemm/select/auto.hpp) sends such calls elsewhere. Options as WgmmaConfig's:
+// A or B that TMA cannot describe (16-byte aligned base, pitch and contiguous extent) is copied
+// into the workspace first, as ClusterSplitK does (workspace_size(args) bytes; without one such a
+// call returns kErrorWorkspaceNull). kTileM < 64 needs a K-major A (row-major: the tokens' rows;
+// the narrow tile is then K-major too); can_implement names the operand otherwise, and the
+// shape-driven selector (gemm/select/auto.hpp) sends such calls elsewhere. Options as WgmmaConfig's:
 // option::OutputElement<T>, option::Epilogue<E> (E sees D's own rows and columns).
 #pragma once
 #include <type_traits>

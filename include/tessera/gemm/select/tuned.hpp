@@ -75,7 +75,7 @@ int tuned_candidates(const ConfigArguments<Config>& a, const DeviceInfo& d, bool
   out[n++] = auto_choice<Selected>(a, d, workspace).entry;
   const AutoProblem p = detail::auto_problem<Selected>(a, d, workspace);
   auto add = [&](AutoEntry e) {
-    if (n < Config::kCandidates && std::find(out, out + n, e) == out + n && auto_entry_takes<Selected>(e, a)) {
+    if (n < Config::kCandidates && std::find(out, out + n, e) == out + n && auto_entry_takes<Selected>(e, a, workspace)) {
       out[n++] = e;
     }
   };
@@ -186,7 +186,8 @@ struct KernelLauncher<TunedFamily, Config> {
     AutoEntry e = AutoEntry::kLarge;
     if (tuned_cache<Config>().find(key, &e)) {
       // Tuned on arguments of the same shape whose alignment that entry needed: the selector's.
-      return launch_auto_entry<Selected>(auto_entry_takes<Selected>(e, a) ? e : selected, a, workspace, stream, d);
+      return launch_auto_entry<Selected>(auto_entry_takes<Selected>(e, a, workspace != nullptr) ? e : selected, a,
+                                         workspace, stream, d);
     }
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     const bool capturing = cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
@@ -199,7 +200,7 @@ struct KernelLauncher<TunedFamily, Config> {
     if (ok(tune_auto_entry<Config>(a, workspace, stream, d, &winner))) {
       tuned_cache<Config>().insert(key, winner);
       // Another thread's first answer, if it came first (and takes these arguments).
-      if (tuned_cache<Config>().find(key, &e) && auto_entry_takes<Selected>(e, a)) winner = e;
+      if (tuned_cache<Config>().find(key, &e) && auto_entry_takes<Selected>(e, a, workspace != nullptr)) winner = e;
     }
     return launch_auto_entry<Selected>(winner, a, workspace, stream, d);
   }

@@ -234,6 +234,19 @@ Status resident_clusters(const DeviceInfo& d, std::size_t smem, int threads, int
   }
 }
 
+// One operand into its place in the workspace (tma/packing.hpp; zeros in each line's padding),
+// enqueued on `stream`; `to` and `to_ld` then name the copy. Nothing where the plan uses the
+// operand in place.
+template <class T>
+Status copy_operand(const T* from, std::int64_t from_ld, const PackedOperand& place, unsigned char* workspace,
+                    Stream stream, const T*& to, std::int64_t& to_ld) {
+  if (!place.packed) return Status::kSuccess;
+  T* copy = reinterpret_cast<T*>(workspace + place.offset);
+  to = copy;
+  to_ld = place.ld;
+  return copy_lines(from, from_ld, copy, place.ld, place.source.lines, place.source.length, place.ld, stream);
+}
+
 // The persistent launch of configuration C (the configuration a path runs): as many clusters
 // as are resident (no more than there are units of work), each walking its units
 // (C::Scheduler), C::kThreads per CTA and the plan's shared memory. A scheduler with a fix-up
@@ -400,17 +413,6 @@ struct Launcher {
     return s;
   }
 
-  // One operand into its place in the workspace (zeros in each line's padding); `to` and
-  // `to_ld` then name the copy.
-  template <class T>
-  static Status copy_operand(const T* from, std::int64_t from_ld, const PackedOperand& place,
-                             unsigned char* workspace, Stream stream, const T*& to, std::int64_t& to_ld) {
-    if (!place.packed) return Status::kSuccess;
-    T* copy = reinterpret_cast<T*>(workspace + place.offset);
-    to = copy;
-    to_ld = place.ld;
-    return copy_lines(from, from_ld, copy, place.ld, place.source.lines, place.source.length, place.ld, stream);
-  }
 };
 
 #endif  // TESSERA_CUDA

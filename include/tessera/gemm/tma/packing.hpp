@@ -113,14 +113,27 @@ struct OperandsAsLines {
   }
 };
 
+// The copies of A and B alone, for a kernel that loads them by TMA only but writes D with
+// element stores (the cluster split-K family, wgmma/cluster_split.hpp): D is never placed (its
+// alignment does not matter to such a kernel).
 template <class LayoutA, class LayoutB, class LayoutC, class Args>
-PackingPlan packing_plan(const Args& x) {
+PackingPlan input_packing_plan(const Args& x) {
   const OperandsAsLines<LayoutA, LayoutB, LayoutC, Args> o(x);
   PackingPlan plan;
   std::size_t cursor = 0;
   plan.a = detail::place(o.a, cursor);
   plan.b = detail::place(o.b, cursor);
-  plan.d = detail::place(o.d, cursor);
+  plan.d.source = o.d;
+  plan.bytes = cursor;
+  return plan;
+}
+
+// A, B and D: the inputs' copies, then D's after them.
+template <class LayoutA, class LayoutB, class LayoutC, class Args>
+PackingPlan packing_plan(const Args& x) {
+  PackingPlan plan = input_packing_plan<LayoutA, LayoutB, LayoutC>(x);
+  std::size_t cursor = plan.bytes;
+  plan.d = detail::place(plan.d.source, cursor);
   plan.bytes = cursor;
   return plan;
 }

@@ -13,6 +13,14 @@
 // least 16 K tiles deep (scheduler/split_k.hpp); 1 (no cluster) when the tiles alone fill the GPU
 // or K is too shallow.
 // A configuration with kSplits > 0 takes that split, or less where K is too shallow for it.
+//
+// A or B that TMA cannot describe (base, pitch or contiguous extent off 16 bytes) is copied
+// into the caller's workspace first (workspace_size(args) bytes; tma/packing.hpp's copies, with
+// a 128-byte pitch), and the kernel runs on the copies; without a workspace such a call returns
+// kErrorWorkspaceNull. Why copies and not a realigning producer: a K-split unit is a short,
+// memory-bound slice, and one copy streams the operand at memory speed where a producer
+// warpgroup's element loads could not keep up (tma/packing.hpp). D is written with element
+// stores, so its alignment never matters.
 // Compile with nvcc for sm_90a (-gencode=arch=compute_90a,code=sm_90a).
 #pragma once
 #include <cstddef>
@@ -27,6 +35,7 @@
 #include "tessera/gemm/wgmma/cluster_split_config.hpp"
 #include "tessera/gemm/gemm.hpp"
 #include "tessera/gemm/tma/launch.hpp"
+#include "tessera/gemm/tma/packing.hpp"
 #include "tessera/runtime/device.hpp"
 
 #if defined(TESSERA_CUDA)
@@ -63,7 +72,23 @@ template <class Layout, class T>
 bool tma_describes(const T* p, std::int64_t rows, std::int64_t cols, std::int64_t ld) {
   return nvidia::tma_describable(p, ld, Layout::contiguous_extent(rows, cols), std::int64_t(sizeof(T)));
 }
+
+// The copies of A and B a call makes (none where TMA describes both, or where the problem is
+// empty and reads no operand).
+template <class Config>
+PackingPlan split_input_plan(const ConfigArguments<Config>& a) {
+  if (a.M <= 0 || a.N <= 0 || a.K <= 0) return {};
+  return input_packing_plan<typename Config::LayoutA, typename Config::LayoutB, typename Config::LayoutC>(a);
+}
 }  // namespace detail
+
+// Whether Gemm<ClusterSplitK<...>>::run(args) runs without a workspace: TMA describes A and B as
+// they are (else they are copied into the workspace first, and a call without one returns
+// kErrorWorkspaceNull).
+template <class Config>
+bool cluster_split_runs_without_workspace(const ConfigArguments<Config>& a) {
+  return detail::split_input_plan<Config>(a).inputs_tma();
+}
 
 #if defined(TESSERA_CUDA)
 
@@ -76,22 +101,18 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
 
   static OperandRequirements requirements() { return {}; }
 
-  // 32-bit extents and tile counts, and A and B as TMA can describe them (this kernel has no
-  // other way to load them).
+  // 32-bit extents and tile counts (A or B that TMA cannot describe is copied: launch).
   static Status check(const Args& a) {
     constexpr std::int64_t kLimit = std::int64_t(1) << 31;
     if (a.M >= kLimit || a.N >= kLimit || a.K >= kLimit) return Status::kErrorDimensionTooLarge;
     if (scheduler::DataParallel::units(detail::split_tile_grid<Config>(a)) * kMaxClusterSplits >= kLimit) {
       return Status::kErrorGridTooLarge;
     }
-    if (a.M > 0 && a.N > 0 && a.K > 0) {
-      if (!detail::tma_describes<typename Config::LayoutA>(a.A, a.M, a.K, a.lda)) return Status::kErrorMisalignedA;
-      if (!detail::tma_describes<typename Config::LayoutB>(a.B, a.K, a.N, a.ldb)) return Status::kErrorMisalignedB;
-    }
     return Status::kSuccess;
   }
 
-  static std::size_t workspace_size(const Args&, const DeviceInfo&) { return 0; }
+  // The copies of A and B that TMA cannot describe (0: none).
+  static std::size_t workspace_size(const Args& a, const DeviceInfo&) { return detail::split_input_plan<Config>(a).bytes; }
 
   // The split a call takes on the device `d` (CTAs per cluster; 1: no cluster).
   static Status splits(const Args& a, const DeviceInfo& d, int* out) {
@@ -109,9 +130,17 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
     return s;
   }
 
-  static Status launch(const Args& a, void* /*workspace*/, Stream stream, const DeviceInfo& d) {
+  static Status launch(const Args& given, void* workspace, Stream stream, const DeviceInfo& d) {
+    // A and B as the kernel reads them: the caller's, or their copies in the workspace.
+    const PackingPlan plan = detail::split_input_plan<Config>(given);
+    if (!plan.inputs_tma() && workspace == nullptr) return Status::kErrorWorkspaceNull;
     int split = 1;
-    Status s = splits(a, d, &split);
+    Status s = splits(given, d, &split);
+    if (!ok(s)) return s;
+    Args a = given;
+    unsigned char* space = static_cast<unsigned char*>(workspace);
+    s = tma_launch::copy_operand(given.A, given.lda, plan.a, space, stream, a.A, a.lda);
+    if (ok(s)) s = tma_launch::copy_operand(given.B, given.ldb, plan.b, space, stream, a.B, a.ldb);
     if (!ok(s)) return s;
     if constexpr (Config::kFp8) TESSERA_RETURN_IF_CUDA_ERROR(Config::Epilogue::clear_amax(a.epilogue, stream));
     Params p{};

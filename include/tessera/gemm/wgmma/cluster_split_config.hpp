@@ -14,9 +14,10 @@
 //   Gemm<ClusterSplitK<Tile>>::run(args);      // the split chosen per call (kSplits = 0)
 //   Gemm<ClusterSplitK<Tile, 4>>::run(args);   // always clusters of 4 (fewer if K is shallower)
 //
-// TMA loads only: A and B must be describable by TMA (tma.hpp: 16-byte aligned base, pitch and
-// contiguous extent); can_implement names the operand otherwise. C and D may be anything
-// (ordinary loads and stores). No workspace. Host-includable (the plan and print_plans use it).
+// TMA loads only: A or B that TMA cannot describe (tma.hpp: 16-byte aligned base, pitch and
+// contiguous extent) is copied into the caller's workspace first (wgmma/cluster_split.hpp); other
+// calls need no workspace. C and D may be anything (ordinary loads and stores). Host-includable
+// (the plan and print_plans use it).
 #pragma once
 #include <type_traits>
 
