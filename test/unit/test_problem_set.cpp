@@ -163,6 +163,83 @@ TEST_CASE("Grouped (contiguous) covers every group's rows once; empty groups hav
   }
 }
 
+// Unit by unit, equal fields.
+void require_same_unit(const WorkUnit& a, const WorkUnit& b) {
+  REQUIRE(a.m == b.m);
+  REQUIRE(a.n == b.n);
+  REQUIRE(a.k_begin == b.k_begin);
+  REQUIRE(a.k_end == b.k_end);
+  REQUIRE(a.slice == b.slice);
+  REQUIRE(a.problem == b.problem);
+  REQUIRE(a.row_begin == b.row_begin);
+  REQUIRE(a.rows == b.rows);
+}
+
+TEST_CASE("a role's walk through Grouped's cursor finds the units the plain form finds", "[problems][scheduler]") {
+  std::mt19937 gen(29);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int groups = 1 + int(gen() % 80), M = 64 + int(gen() % 6000);
+    const int workers = 1 + int(gen() % 140), cm = 1 + int(gen() % 2), cn = trial % 3 == 0 ? 2 : 1;
+    std::vector<std::int32_t> ends, counts;
+    std::int32_t end = 0;
+    for (int g = 0; g < groups; ++g) {
+      // Mostly in range; now and then an empty group, an end that goes back, one past M.
+      const int r = int(gen() % 10);
+      end += r == 0 ? 0 : (r == 1 ? -int(gen() % 50) : int(gen() % 400));
+      ends.push_back(r == 2 && gen() % 4 == 0 ? M + 7 : end);
+      counts.push_back(r == 1 ? -3 : std::int32_t(gen() % (M + 40)));
+    }
+    const TileGrid grid{M, 64 + int(gen() % 3000), 512, 128, 128, 64, cm, cn};
+    ProblemSet contiguous_set, masked_set;
+    contiguous_set.count = masked_set.count = groups;
+    contiguous_set.group_ends = ends.data();
+    masked_set.group_rows = counts.data();
+    auto check = [&](const auto& s) {
+      INFO("trial " << trial << ", " << groups << " groups, " << workers << " workers");
+      for (int w = 0; w < workers; ++w) {
+        const int units = s.units_of(w);
+        for (int first = 0; first < 2; ++first) {  // every unit, then a Pingpong warpgroup's
+          for (int cta = 0; cta < cm * cn; ++cta) {
+            auto walk = walk_units(s);
+            for (int j = first; j < units; j += 1 + first) {
+              require_same_unit(walk.unit(w, j, cta / cn, cta % cn), s.unit(w, j, cta / cn, cta % cn));
+            }
+            // Back to an earlier unit (no role does): the walk starts over and still agrees.
+            if (units > 0) require_same_unit(walk.unit(w, 0, 0, 0), s.unit(w, 0, 0, 0));
+            // Past the last unit: the plain form's empty unit.
+            require_same_unit(walk.unit(w, units + 3, 0, 0), s.unit(w, units + 3, 0, 0));
+          }
+        }
+      }
+    };
+    check(scheduler::Grouped<group_layout::Contiguous>::make(grid, contiguous_set, workers));
+    check(scheduler::Grouped<group_layout::Masked>::make(grid, masked_set, workers));
+  }
+}
+
+TEST_CASE("a role's walk reads each group's size about once", "[problems][scheduler]") {
+  // 64 experts of 512 rows, 132 workers: the walk of worker w passes each group once, so it
+  // advances the cursor at most groups + units times.
+  std::vector<std::int32_t> ends;
+  for (int g = 1; g <= 64; ++g) ends.push_back(512 * g);
+  ProblemSet set;
+  set.count = 64;
+  set.group_ends = ends.data();
+  const TileGrid grid{512 * 64, 4096, 7168, 128, 128, 128};
+  const auto s = scheduler::Grouped<group_layout::Contiguous>::make(grid, set, 132);
+  for (int w = 0; w < 132; ++w) {
+    auto walk = walk_units(s);
+    int last_group = 0;
+    for (int j = 0; j < s.units_of(w); ++j) {
+      const WorkUnit u = walk.unit(w, j, 0, 0);
+      REQUIRE(u.problem >= last_group);  // never walked back
+      REQUIRE(walk.at.g == u.problem);
+      last_group = u.problem;
+    }
+    REQUIRE(last_group >= 60);
+  }
+}
+
 TEST_CASE("Grouped (contiguous): one group walks the tiles in DataParallel's order", "[problems][scheduler]") {
   std::vector<std::int32_t> ends = {4096};
   ProblemSet set;

@@ -15,7 +15,10 @@
 // no worker idles while units remain, and a group without rows has no units. Only the device
 // knows the sizes, so the host launches for an upper bound of the units (units(grid, problems))
 // and every role of a kernel counts the real ones (units_of) and finds a unit's group (unit) by
-// walking the sizes: O(groups) loads, all of one small array that stays in L1.
+// walking the sizes, one small array that stays in L1. A role walks its units in order through a
+// Cursor (walk_units, tile_scheduler.hpp), so it reads each size about once: walked from the
+// first group for every unit, 64 experts cost a scan of 32 sizes on average before each unit's
+// main loop.
 //
 // Out-of-range sizes are clamped the same way on every read (the kernel's roles must agree):
 // contiguous, an end below the previous group's end gives an empty group and an end past M is
@@ -141,24 +144,37 @@ struct Grouped {
     const int u = int(units());
     return worker < u ? (u - 1 - worker) / workers + 1 : 0;
   }
+  // Where a walk over the units last found one (UnitWalk, tile_scheduler.hpp): group g, the
+  // units of the groups before it, and the end of the group before it (contiguous).
+  struct Cursor {
+    int g = 0, before = 0, end = 0;
+  };
   // 32-bit counts: the launch checks keep every unit index below 2^31.
   TESSERA_HOST_DEVICE WorkUnit unit(int worker, int j, int cm, int cn) const {
+    Cursor from_the_first;
+    return unit(worker, j, cm, cn, from_the_first);
+  }
+  // The same unit, the sizes walked from `at` (from the first group if the unit lies before it),
+  // and `at` left at the unit's group: a worker's units come in increasing order, so each
+  // group's size is read about once per walk, not once per unit.
+  TESSERA_HOST_DEVICE WorkUnit unit(int worker, int j, int cm, int cn, Cursor& at) const {
     const int linear = worker + j * workers;
-    int before = 0;  // units of the groups before g
-    int end = 0;
-    for (int g = 0; g < groups; ++g) {
-      const Rows r = rows_of(g, end);
+    if (linear < at.before) at = Cursor{};
+    for (; at.g < groups; ++at.g) {
+      int end = at.end;
+      const Rows r = rows_of(at.g, end);
       const int tile_rows = tile_rows_of(r);
       const int here = tile_rows * tiles_n;
-      if (linear < before + here) {
-        const TileCoord c = GroupedRasterScheduler<8>{tile_rows, tiles_n}.tile(linear - before);
+      if (linear < at.before + here) {
+        const TileCoord c = GroupedRasterScheduler<8>{tile_rows, tiles_n}.tile(linear - at.before);
         WorkUnit u{c.m * cluster_m + cm, c.n * cluster_n + cn, 0, k_tiles, 0};
-        u.problem = g;
+        u.problem = at.g;
         u.row_begin = r.begin;
         u.rows = r.count;
         return u;
       }
-      before += here;
+      at.before += here;
+      at.end = end;
     }
     // Past the last unit (only if the sizes changed under a running kernel): no rows, so the
     // kernel stores nothing for it.

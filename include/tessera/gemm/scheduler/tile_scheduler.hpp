@@ -20,6 +20,12 @@
 //       K tiles in the worker's units before its j-th: where a stage ring, which every role of
 //       a CTA walks in the same order, stands when unit j begins.
 //
+// A role of a kernel asks for its units in increasing j, through walk_units(scheduler) (below).
+// A scheduler that finds a unit by walking something (scheduler::Grouped: the group sizes) can
+// take that order: it declares `struct Cursor` and `WorkUnit unit(worker, j, cm, cn, Cursor&)`,
+// which resumes where the last unit was found, and a role's walk costs O(groups + units)
+// rather than O(groups x units). Any j still gets the unit the plain form gives.
+//
 // Units must be independent of the order workers run in (no unit waits for another's),
 // unless the scheduler's fix-up says how partial tiles meet.
 //
@@ -165,6 +171,26 @@ template <class S>
 struct OwnsAllRows<S, std::enable_if_t<S::kAllRows>> : std::true_type {};
 template <class S>
 constexpr bool problem_owns_all_rows = OwnsAllRows<S>::value;
+
+// A role's walk over its units (see the top of this file): unit(worker, j, cm, cn) as the
+// scheduler answers it, through the scheduler's cursor where it has one.
+template <class S, class = void>
+struct UnitWalk {
+  const S& scheduler;
+  TESSERA_HOST_DEVICE WorkUnit unit(int worker, int j, int cm, int cn) { return scheduler.unit(worker, j, cm, cn); }
+};
+template <class S>
+struct UnitWalk<S, std::void_t<typename S::Cursor>> {
+  const S& scheduler;
+  typename S::Cursor at{};
+  TESSERA_HOST_DEVICE WorkUnit unit(int worker, int j, int cm, int cn) {
+    return scheduler.unit(worker, j, cm, cn, at);
+  }
+};
+template <class S>
+TESSERA_HOST_DEVICE UnitWalk<S> walk_units(const S& scheduler) {
+  return UnitWalk<S>{scheduler};
+}
 
 // Whether S is a tile scheduler of this interface (above), one GEMM's or a problem set's: what
 // the kernels walk, whatever the scheduler. (Which media a family's kernel can reduce is its

@@ -59,8 +59,9 @@ struct TmaProducer {
                                                   const ClusterPosition<Cluster>& at) {
     RingPosition<kStages> pos;
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      const WorkUnit tile = walk.unit(worker, j, at.cm, at.cn);
       int row_a = tile.m * kBM, layer_a = 0, layer_b = 0;
       if constexpr (kProblemSet) {
         row_a += tile.row_begin;

@@ -176,8 +176,9 @@ struct UmmaGemmKernel {
     RingPosition<kBuffers> buffer;
     int filled = 0;  // accumulator buffers filled so far
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      const WorkUnit tile = walk.unit(worker, j, at.cm, at.cn);
       if (tile.k_tiles() == 0) continue;
       // The epilogue warps (of both CTAs of a pair) have read the buffer's previous tile.
       nvidia::mbarrier_wait<(Cluster::kSize > 1)>(&acc_empty[buffer.stage], buffer.phase ^ 1u);
@@ -207,8 +208,9 @@ struct UmmaGemmKernel {
     int turn = 0;  // boxes this warp has stored
     RingPosition<kBuffers> buffer;
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      const WorkUnit tile = walk.unit(worker, j, at.cm, at.cn);
       const bool have = tile.k_tiles() > 0;
       if (have) {
         nvidia::mbarrier_wait<(Cluster::kSize > 1)>(&acc_full[buffer.stage], buffer.phase);

@@ -54,8 +54,9 @@ struct UmmaScaleLoader {
         (std::int64_t(p.K) * Config::kValuesPerKUnit + Config::kValuesPerScale - 1) / Config::kValuesPerScale;
     RingPosition<kStages> pos;
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      const WorkUnit tile = walk.unit(worker, j, at.cm, at.cn);
       const std::int64_t m0 = std::int64_t(tile.m) * Config::kBlockM, n0 = std::int64_t(tile.n) * Config::kBlockN;
       for (int kt = tile.k_begin; kt < tile.k_end; ++kt) {
         nvidia::mbarrier_wait<kClusterWaits>(&empty[pos.stage], pos.phase ^ 1u);

@@ -199,8 +199,9 @@ struct WgmmaGemmKernel {
     RingPosition<kStages> pos;
     // Cooperative: every unit; Pingpong: units c, c + 2, ...
     const int first = Config::kPingpong ? c : 0, step = Config::kPingpong ? 2 : 1;
+    auto walk = walk_units(p.scheduler);  // this warpgroup's units, in order
     for (int j = first; j < units; j += step) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, at.cm, at.cn);
+      const WorkUnit tile = walk.unit(worker, j, at.cm, at.cn);
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         TESSERA_UNROLL

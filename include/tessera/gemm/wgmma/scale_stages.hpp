@@ -77,8 +77,9 @@ struct ScaleStageCopies {
     RingPosition<kStages> pos;
     const std::int64_t ld_a = p.epilogue.ld_a;
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit unit = p.scheduler.unit(worker, j, cm, cn);
+      const WorkUnit unit = walk.unit(worker, j, cm, cn);
       // Once per unit: this lane's first row's scale (rows lane, lane + 32, ...), which of its
       // rows are the problem's, and B's scales of the unit's column block.
       const UnitScales at = unit_scales<kBlockM, Scheduler>(p, unit, 0);

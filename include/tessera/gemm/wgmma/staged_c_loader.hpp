@@ -42,8 +42,9 @@ struct StagedCLoader {
     nvidia::tma_prefetch(&p.map_c);
     RingPosition<kBoxes> ring[2];
     const int units = p.scheduler.units_of(worker);
+    auto walk = walk_units(p.scheduler);  // this role's units, in order
     for (int j = 0; j < units; ++j) {
-      const WorkUnit tile = p.scheduler.unit(worker, j, cm, cn);
+      const WorkUnit tile = walk.unit(worker, j, cm, cn);
       if constexpr (scheduler_has_fixup<typename Config::Scheduler>) {
         // A unit over part of its tile's K stores a partial, not D: no epilogue, no C (the
         // reducers read C from global memory).
