@@ -18,7 +18,10 @@
 //  (gen() >> 11) 2^-53): the hottest of 64 experts gets ~4x the mean, the coldest ~0.5x.
 //  (Routing draws distinct experts per token; the draw here is per row, which only matters
 //  past 4096 rows per expert, far above these sizes.) The sizes are in the JSON context
-//  (fp8moe_sizes_<name>) and each label.
+//  (fp8moe_sizes_<name>) and each label. 64e_zipf_a128: the 64-expert draw with each expert's
+//  rows rounded up to a multiple of 128, as DeepGEMM's contiguous layout requires of its
+//  callers: no unit holds a partial tile, so grouped / dense (of the padded rows) measures what
+//  the groups cost beside the padding.
 //
 //  fp8moe_masked/<impl>/<E>e_<how>_max<R>_<rows>xNxK    (decode: the masked layout)
 //    tessera_masked   scheduler::Grouped<group_layout::Masked>: expert g's rows are the first
@@ -177,6 +180,12 @@ std::vector<std::int64_t> zipf_sizes(int experts, std::int64_t rows, double s, s
 }
 
 std::int64_t round_up4(std::int64_t x) { return (x + 3) / 4 * 4; }
+
+// Each expert's rows rounded up to a multiple of `step` (the padded rows are ordinary rows of A).
+std::vector<std::int64_t> rounded_up(std::vector<std::int64_t> sizes, std::int64_t step) {
+  for (auto& s : sizes) s = (s + step - 1) / step * step;
+  return sizes;
+}
 
 // ---- the grouped problem (both layouts) ------------------------------------------------------
 
@@ -659,6 +668,7 @@ std::vector<Fp8MoeSpec> fp8_moe_grouped_specs() {
   for (const auto& nk : {std::pair<std::int64_t, std::int64_t>{4096, 7168}, {7168, 2048}}) {
     specs.push_back({"64e_zipf", zipf_sizes(64, 4096 * 8, 0.5, 64 * 1000 + 1), nk.first, nk.second});
     specs.push_back({"8e_zipf", zipf_sizes(8, 8192, 0.5, 8 * 1000 + 1), nk.first, nk.second});
+    specs.push_back({"64e_zipf_a128", rounded_up(zipf_sizes(64, 4096 * 8, 0.5, 64 * 1000 + 1), 128), nk.first, nk.second});
   }
   return specs;
 }
