@@ -665,10 +665,12 @@ std::vector<Impl<Fp8Problem>> fp8_moe_decode_impls(const Fp8Spec& s) {
 
 std::vector<Fp8MoeSpec> fp8_moe_grouped_specs() {
   std::vector<Fp8MoeSpec> specs;
+  const std::vector<std::int64_t> zipf64 = zipf_sizes(64, 4096 * 8, 0.5, 64 * 1000 + 1);
+  const std::vector<std::int64_t> zipf8 = zipf_sizes(8, 8192, 0.5, 8 * 1000 + 1);
   for (const auto& nk : {std::pair<std::int64_t, std::int64_t>{4096, 7168}, {7168, 2048}}) {
-    specs.push_back({"64e_zipf", zipf_sizes(64, 4096 * 8, 0.5, 64 * 1000 + 1), nk.first, nk.second});
-    specs.push_back({"8e_zipf", zipf_sizes(8, 8192, 0.5, 8 * 1000 + 1), nk.first, nk.second});
-    specs.push_back({"64e_zipf_a128", rounded_up(zipf_sizes(64, 4096 * 8, 0.5, 64 * 1000 + 1), 128), nk.first, nk.second});
+    specs.push_back({"64e_zipf", zipf64, nk.first, nk.second});
+    specs.push_back({"8e_zipf", zipf8, nk.first, nk.second});
+    specs.push_back({"64e_zipf_a128", rounded_up(zipf64, 128), nk.first, nk.second});
   }
   return specs;
 }
