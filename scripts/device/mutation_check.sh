@@ -83,7 +83,7 @@ if [[ -z $mutants ]]; then
     's/    if (ok(s)) s = tma_launch::copy_operand(given.B, .*$/    if (plan.b.packed) a.B = reinterpret_cast<decltype(a.B)>(space + plan.b.offset), a.ldb = plan.b.ld;/' \
     test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_sum tessera/gemm/wgmma/cluster_partial_sum.hpp \
-    's/        if (q0 + i >= splits) break;/        if (q0 + i >= splits - 1) break;/' test/gpu/test_wgmma_shapes.cu
+    's/      for (int from = 0; from < splits; ++from) {/      for (int from = 0; from < splits - 1; ++from) {/' test/gpu/test_wgmma_shapes.cu
   build_mutant test_wgmma_shapes_mutant_staged_c tessera/gemm/wgmma/staged_c_loader.hpp \
     's/const int col = tile.n \* Config::kBlockN + origin.col;/const int col = tile.n * Config::kBlockN + origin.col + 8;/' \
     test/gpu/test_wgmma_shapes.cu

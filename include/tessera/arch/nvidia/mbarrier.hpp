@@ -237,6 +237,21 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void cluster_sync() {
 #endif
 }
 
+// The two halves of cluster_sync, apart. Arrive relaxed: what it publishes is only the
+// barriers' initialisation, which fence_barrier_init releases at cluster scope already (the
+// pattern of the PTX ISA's fence.mbarrier_init); wait acquires. Between them a CTA works; the
+// wait returns once every thread of every CTA of the cluster has arrived.
+TESSERA_DEVICE TESSERA_FORCEINLINE void cluster_arrive_relaxed() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+#endif
+}
+TESSERA_DEVICE TESSERA_FORCEINLINE void cluster_wait() {
+#if defined(TESSERA_SM90_DEVICE_PASS)
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
 // ---- register reallocation (sm_90a) ---------------------------------------------------
 // The producer warpgroup gives registers back, the consumers take them: the kernel must
 // have a register cap at entry (__launch_bounds__(threads, 1)), and each warpgroup's role

@@ -1,18 +1,28 @@
 // The end of a cluster split-K tile (wgmma/cluster_split_kernel.hpp): every CTA of the
-// cluster holds the accumulators of its K slice of the same output tile; they are summed
-// through distributed shared memory and D is stored once.
+// cluster holds the accumulators of its K slice of the same output tile; each part of the tile
+// is pushed to the CTA that owns it, summed there and stored to D once.
 //
-//   write()          each consumer thread puts its accumulators, 4 at a time, into its CTA's
-//                    partial tile: group g of consumer thread ct at float4 slot g * 256 + ct
-//                    (consecutive threads, consecutive 16 bytes: no bank conflicts);
-//   (cluster barrier: every partial tile is written and visible cluster-wide)
-//   sum_and_store()  CTA r takes the groups g with g % splits == r: for each, its thread ct adds
-//                    the group of thread ct of CTA 0, 1, ..., splits - 1 in that order (its own
-//                    from registers, the others' from their shared memory), applies the
-//                    epilogue (C read with ordinary loads, a few groups' worth at once, before
-//                    any D is written: C == D is safe) and stores the elements inside M x N;
-//                    without a split (a cluster of one) the same, from registers only;
-//   (cluster barrier: no CTA leaves while another still reads its partial tile)
+// Units: one consumer warp's float4 group (32 threads x 16 bytes), u = warp * kGroups + g for
+// consumer warp `warp` (0..7) and group g (accumulators 4g..4g+3 of each thread); CTA
+// u % splits of the cluster owns unit u.
+//   push()     each consumer thread sends every group of its that another CTA owns to that
+//              CTA's inbox (st.async: 16 bytes into its shared memory, completing 16 bytes of
+//              the transaction count of its inbox barrier); nothing waits for them;
+//   collect()  the owner waits until its inbox barrier has every byte its units expect, then
+//              adds, per owned group, the parts of CTAs 0, 1, ..., splits - 1 in that order
+//              (its own from registers, the others' from its inbox);
+//   store()    applies the epilogue to the owned groups and stores the elements inside M x N
+//              (C read with ordinary loads, a few groups' worth at once, before any D is
+//              written: C == D is safe); without a split (a cluster of one) every group, from
+//              registers alone.
+// No CTA reads another's shared memory, and a CTA's inbox is written only before its own wait
+// returns, so no CTA has to wait for the others before it leaves: the cluster's one barrier is
+// at the start (arrived once the inbox barrier is initialised, waited for before the first
+// push, by when the slices have long been loading). The pull design before it (each CTA
+// reading its owned groups from the others' partial tiles) needed a barrier before the reads
+// and another before leaving, the larger part of the split's fixed cost
+// (benchmark/notes/small_m.md, "The cluster split's fixed cost"). The inbox has shared memory
+// of its own: a peer may push while this CTA's main loop still reads its stages.
 // The order of the sum never depends on timing, so D is the same on every run.
 #pragma once
 #include <cstdint>
@@ -35,62 +45,113 @@ struct ClusterPartialSum {
   static constexpr int kAccPerBlock = kN / 2;
   static constexpr int kGroups = kRowBlocks * kAccPerBlock / 4;  // float4 groups per consumer thread
   static constexpr int kConsumerThreads = 256;
+  static constexpr int kWarps = kConsumerThreads / 32;
+  static constexpr int kUnits = kWarps * kGroups;
+  static constexpr int kUnitBytes = 32 * 16;
   using Atom = mma::WgmmaAtom<kN>;
   static_assert(kAccPerBlock % 4 == 0, "Tessera: a row block's accumulators come in groups of 4");
 
+  // Units CTA `rank` owns in a cluster of `splits`.
+  TESSERA_HOST_DEVICE static constexpr int owned_units(int rank, int splits) {
+    return rank < kUnits ? (kUnits - rank + splits - 1) / splits : 0;
+  }
+  // The inbox a CTA needs for a cluster of `splits`: each owned unit from each other CTA.
+  TESSERA_HOST_DEVICE static constexpr int inbox_bytes(int splits) {
+    return owned_units(0, splits) * (splits - 1) * kUnitBytes;
+  }
+  // The most any split up to `most` CTAs needs (the kernel's inbox is planned for it).
+  TESSERA_HOST_DEVICE static constexpr int max_inbox_bytes(int most) {
+    int bytes = 0;
+    for (int s = 2; s <= most; ++s) bytes = inbox_bytes(s) > bytes ? inbox_bytes(s) : bytes;
+    return bytes;
+  }
+
   // The reduction of the ClusterShared medium (scheduler/stream_k.hpp) as the kernel's two roles
-  // call it after the main loop. Consumer side: with a split, both consumer warpgroups meet (the
-  // partial tile takes the stages' bytes, which the other may still be reading: named barrier
-  // `meet` of the 256 consumer threads), write, the cluster barrier, the sum of this CTA's groups
-  // and the store of D, the cluster barrier again (no CTA leaves while another still reads its
-  // partial); without one, the store from registers. Producer side: the same two cluster
-  // barriers, which every thread of every CTA of the cluster must reach.
+  // call it after the main loop. Consumer side, with a split: this CTA's inbox barrier told the
+  // bytes to expect, the start's cluster barrier waited for (every CTA's inbox barrier is
+  // initialised), push, collect, store; without one, the store from registers. Producer side:
+  // the wait for the start's cluster barrier, which every thread of every CTA reaches.
   // `output`: the epilogue each element of D goes through (the configuration's, or fp8's
-  // per-thread output op).
+  // per-thread output op). `acc` holds the owned groups' sums after the call.
   template <class Params, class Output>
-  TESSERA_DEVICE static void consumer_side(const Params& p, const Output& output,
-                                           const float (&acc)[kRowBlocks][kAccPerBlock],
-                                           unsigned char* partial, std::int64_t m0, std::int64_t n0, int t, int ct,
-                                           int splits, int meet) {
+  TESSERA_DEVICE static void consumer_side(const Params& p, const Output& output, float (&acc)[kRowBlocks][kAccPerBlock],
+                                           unsigned char* inbox, std::uint64_t* inbox_full, std::int64_t m0,
+                                           std::int64_t n0, int t, int ct, int splits) {
     if (splits > 1) {
-      nvidia::named_barrier_sync(meet, kConsumerThreads);
-      write(acc, partial, ct);
-      nvidia::cluster_sync();  // every partial tile is written and visible cluster-wide
-      sum_and_store(p, output, acc, partial, m0, n0, t, ct, int(nvidia::cluster_cta_rank()), splits);
-      nvidia::cluster_sync();  // and read
+      const int rank = int(nvidia::cluster_cta_rank());
+      if (ct == 0) {
+        nvidia::mbarrier_arrive_expect_tx(inbox_full, std::uint32_t(owned_units(rank, splits) * (splits - 1) * kUnitBytes));
+      }
+      nvidia::cluster_wait();  // every CTA's inbox barrier is initialised (the kernel's start)
+      push(acc, inbox, inbox_full, ct, rank, splits);
+      collect(acc, inbox, inbox_full, ct, rank, splits);
+      store(p, output, acc, m0, n0, t, ct, rank, splits);
     } else {
-      sum_and_store(p, output, acc, partial, m0, n0, t, ct, 0, 1);
+      store(p, output, acc, m0, n0, t, ct, 0, 1);
     }
   }
   TESSERA_DEVICE static void producer_side(int splits) {
-    if (splits > 1) {
-      nvidia::cluster_sync();
-      nvidia::cluster_sync();
+    if (splits > 1) nvidia::cluster_wait();
+  }
+
+  // Whether consumer thread ct's group g is this CTA's (rank of a cluster of `splits`).
+  TESSERA_DEVICE TESSERA_FORCEINLINE static bool owns(int ct, int g, int rank, int splits) {
+    return ((ct / 32) * kGroups + g) % splits == rank;
+  }
+  // Where, in its owner's inbox, the part of CTA `from` of unit u lands: the owner's j-th unit
+  // (j = u / splits) from the owner's q-th other CTA, in slots of one unit; lane `lane`'s 16
+  // bytes within.
+  TESSERA_DEVICE TESSERA_FORCEINLINE static std::uint32_t inbox_offset(int u, int from, int owner, int splits,
+                                                                       int lane) {
+    const int q = from < owner ? from : from - 1;
+    return std::uint32_t(((u / splits) * (splits - 1) + q) * kUnitBytes + lane * 16);
+  }
+
+  TESSERA_DEVICE static void push(const float (&acc)[kRowBlocks][kAccPerBlock], unsigned char* inbox,
+                                  std::uint64_t* inbox_full, int ct, int rank, int splits) {
+    const std::uint32_t box = nvidia::smem_address(inbox), bar = nvidia::smem_address(inbox_full);
+    TESSERA_UNROLL
+    for (int g = 0; g < kGroups; ++g) {
+      const int u = (ct / 32) * kGroups + g, owner = u % splits;
+      if (owner == rank) continue;
+      nvidia::store_async_cluster_v4(
+          nvidia::cluster_shared_address_of(box + inbox_offset(u, rank, owner, splits, ct % 32), owner), group(acc, g),
+          nvidia::cluster_shared_address_of(bar, owner));
     }
   }
 
-  // Consumer thread ct (0..255) of this CTA.
-  TESSERA_DEVICE static void write(const float (&acc)[kRowBlocks][kAccPerBlock], unsigned char* partial, int ct) {
-    const std::uint32_t base = nvidia::smem_address(partial) + std::uint32_t(ct) * 16;
+  // This CTA's groups summed over the cluster, in place (the others keep this CTA's part:
+  // store() skips them).
+  TESSERA_DEVICE static void collect(float (&acc)[kRowBlocks][kAccPerBlock], unsigned char* inbox,
+                                     std::uint64_t* inbox_full, int ct, int rank, int splits) {
+    nvidia::mbarrier_wait<true>(inbox_full, 0);  // the peers' pushes, acquired at cluster scope
+    const std::uint32_t box = nvidia::smem_address(inbox);
     TESSERA_UNROLL
     for (int g = 0; g < kGroups; ++g) {
-      nvidia::store_shared_v4(base + std::uint32_t(g) * kConsumerThreads * 16, group(acc, g));
+      const int u = (ct / 32) * kGroups + g;
+      if (u % splits != rank) continue;
+      nvidia::Float4 sum{0.0f, 0.0f, 0.0f, 0.0f};
+      for (int from = 0; from < splits; ++from) {
+        const nvidia::Float4 v =
+            from == rank ? group(acc, g) : nvidia::load_shared_v4(box + inbox_offset(u, from, rank, splits, ct % 32));
+        sum.x += v.x;
+        sum.y += v.y;
+        sum.z += v.z;
+        sum.w += v.w;
+      }
+      set_group(acc, g, sum);
     }
   }
 
   // The warpgroup's block starts at row m0, column n0 of D; t: thread in the warpgroup, ct:
   // consumer thread in the CTA; rank, splits: this CTA's place in the cluster and its size
-  // (splits == 1: no cluster, every group from registers). Groups are taken kBatch at a time:
-  // first the C values of the batch's elements (loads in flight together, not one latency per
-  // element), then each group's partial sums, up to kInFlight CTAs' at once, added in rank
-  // order.
+  // (the groups it owns are stored; splits == 1: every group). Groups are taken kBatch at a
+  // time: first the C values of the batch's elements (loads in flight together, not one
+  // latency per element), then the batch's stores.
   template <class Params, class Output>
-  TESSERA_DEVICE static void sum_and_store(const Params& p, const Output& output,
-                                           const float (&acc)[kRowBlocks][kAccPerBlock],
-                                           unsigned char* partial, std::int64_t m0, std::int64_t n0, int t, int ct,
-                                           int rank, int splits) {
+  TESSERA_DEVICE static void store(const Params& p, const Output& output, const float (&acc)[kRowBlocks][kAccPerBlock],
+                                   std::int64_t m0, std::int64_t n0, int t, int ct, int rank, int splits) {
     const bool reads_c = output.reads_c();
-    const std::uint32_t slots = nvidia::smem_address(partial) + std::uint32_t(ct) * 16;
     TESSERA_UNROLL
     for (int g0 = 0; g0 < kGroups; g0 += kBatch) {
       float c[kBatch][4];
@@ -100,7 +161,7 @@ struct ClusterPartialSum {
         for (int j = 0; j < 4; ++j) {
           c[b][j] = 0.0f;
           const int g = g0 + b;
-          if (g >= kGroups || g % splits != rank || !reads_c) continue;
+          if (g >= kGroups || !owns(ct, g, rank, splits) || !reads_c) continue;
           const Element e = element(t, 4 * g + j, m0, n0);
           if (e.m < p.M && e.n < p.N) c[b][j] = to_float(p.c[LayoutC::offset(e.m, e.n, p.ldc)]);
         }
@@ -108,8 +169,8 @@ struct ClusterPartialSum {
       TESSERA_UNROLL
       for (int b = 0; b < kBatch; ++b) {
         const int g = g0 + b;
-        if (g >= kGroups || g % splits != rank) continue;
-        const nvidia::Float4 sum = cluster_sum(acc, g, slots + std::uint32_t(g) * kConsumerThreads * 16, rank, splits);
+        if (g >= kGroups || !owns(ct, g, rank, splits)) continue;
+        const nvidia::Float4 sum = group(acc, g);
         const float values[4] = {sum.x, sum.y, sum.z, sum.w};
         TESSERA_UNROLL
         for (int j = 0; j < 4; ++j) {
@@ -125,7 +186,6 @@ struct ClusterPartialSum {
 
  private:
   static constexpr int kBatch = kGroups < 4 ? kGroups : 4;
-  static constexpr int kInFlight = 4;
 
   struct Element {
     std::int64_t m, n;
@@ -136,37 +196,19 @@ struct ClusterPartialSum {
     return {m0 + (f / kAccPerBlock) * 64 + e.row, n0 + e.col};
   }
 
-  // Group g summed over the cluster's CTAs in rank order: this CTA's from registers, the
-  // others' from the float4 at `slot` of their partial tiles, kInFlight loads at a time.
-  TESSERA_DEVICE static nvidia::Float4 cluster_sum(const float (&acc)[kRowBlocks][kAccPerBlock], int g,
-                                                   std::uint32_t slot, int rank, int splits) {
-    nvidia::Float4 sum{0.0f, 0.0f, 0.0f, 0.0f};
-    for (int q0 = 0; q0 < splits; q0 += kInFlight) {
-      nvidia::Float4 v[kInFlight];
-      TESSERA_UNROLL
-      for (int i = 0; i < kInFlight; ++i) {
-        const int q = q0 + i;
-        v[i] = q == rank ? group(acc, g)
-                         : q < splits ? nvidia::load_shared_cluster_v4(nvidia::cluster_shared_address_of(slot, q))
-                                      : nvidia::Float4{0.0f, 0.0f, 0.0f, 0.0f};
-      }
-      TESSERA_UNROLL
-      for (int i = 0; i < kInFlight; ++i) {
-        if (q0 + i >= splits) break;
-        sum.x += v[i].x;
-        sum.y += v[i].y;
-        sum.z += v[i].z;
-        sum.w += v[i].w;
-      }
-    }
-    return sum;
-  }
-
   TESSERA_DEVICE TESSERA_FORCEINLINE static nvidia::Float4 group(const float (&acc)[kRowBlocks][kAccPerBlock],
                                                                  int g) {
     const int f = 4 * g;
     return {acc[f / kAccPerBlock][f % kAccPerBlock], acc[f / kAccPerBlock][f % kAccPerBlock + 1],
             acc[f / kAccPerBlock][f % kAccPerBlock + 2], acc[f / kAccPerBlock][f % kAccPerBlock + 3]};
+  }
+  TESSERA_DEVICE TESSERA_FORCEINLINE static void set_group(float (&acc)[kRowBlocks][kAccPerBlock], int g,
+                                                           const nvidia::Float4& v) {
+    const int f = 4 * g;
+    acc[f / kAccPerBlock][f % kAccPerBlock] = v.x;
+    acc[f / kAccPerBlock][f % kAccPerBlock + 1] = v.y;
+    acc[f / kAccPerBlock][f % kAccPerBlock + 2] = v.z;
+    acc[f / kAccPerBlock][f % kAccPerBlock + 3] = v.w;
   }
 };
 

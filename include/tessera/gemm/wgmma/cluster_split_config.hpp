@@ -33,13 +33,27 @@ namespace tessera::gemm {
 struct ClusterSplitFamily {};
 
 namespace detail {
-// Stages that fit beside the barriers (the partial tile reuses the stages' bytes), at most
+// Stages that fit beside the barriers and `reserved` bytes (the cluster sum's inbox), at most
 // kMax: more than the deepest K slice buys nothing.
-template <int kStageBytes, class Arch, int kMax = 16>
+template <int kStageBytes, class Arch, int kReserved, int kMax = 16>
 constexpr int split_stages_that_fit() {
-  const int room = int(Arch::kSmemBytesPerBlock) - 2 * kMax * 8;
+  const int room = int(Arch::kSmemBytesPerBlock) - 2 * kMax * 8 - 16 - kReserved;
   const int stages = room / kStageBytes;
   return stages > kMax ? kMax : stages;
+}
+
+// The inbox of the cluster sum (wgmma/cluster_partial_sum.hpp, which checks that it agrees):
+// a tile of 8 consumer warps x `groups` float4 groups per thread is `8 groups` units of 512
+// bytes, unit u owned by CTA u % splits; CTA 0 owns the most, and receives each of them from
+// the other splits - 1 CTAs. The largest over every split up to kMaxClusterSplits.
+constexpr int cluster_sum_inbox_bytes(int groups) {
+  const int units = 8 * groups;
+  int bytes = 0;
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    const int b = (units + s - 1) / s * (s - 1) * 512;
+    bytes = b > bytes ? b : bytes;
+  }
+  return bytes;
 }
 }  // namespace detail
 
@@ -82,10 +96,10 @@ struct ClusterSplitK {
   static constexpr int kSliceRowsA = kBlockM;
   static constexpr int kSliceRowsB = kBlockN;
   static constexpr int kStageBytes = Operands::kStageBytes;
-  static constexpr int kStages = detail::split_stages_that_fit<kStageBytes, Arch>();
-  // Each consumer thread's accumulators, fp32, for the cluster's sum: they take the stages'
-  // bytes once the main loop is done.
-  static constexpr int kPartialBytes = 2 * 128 * kAccumulators * 4;
+  // The cluster sum's inbox: the parts of this CTA's share of the tile that the other CTAs
+  // push (fp32), in shared memory of its own (a peer may push while the stages are in use).
+  static constexpr int kInboxBytes = detail::cluster_sum_inbox_bytes(kAccumulators / 4);
+  static constexpr int kStages = detail::split_stages_that_fit<kStageBytes, Arch, kInboxBytes>();
   static constexpr int kStagingBytes = 0;  // D is stored from registers: no staging
 
   static_assert(!Tile::kPingpong,
@@ -99,9 +113,7 @@ struct ClusterSplitK {
   static_assert(kStages >= 2, "Tessera ClusterSplitK: the pipeline needs at least 2 stages");
   static_assert(!kFp8 || (kKMajorA && kKMajorB),
                 "Tessera ClusterSplitK: fp8 wgmma reads both operands K-major: A row-major, B column-major");
-  static_assert(kPartialBytes <= kStages * kStageBytes,
-                "Tessera ClusterSplitK: the partial tile does not fit in the stages' shared memory: use a smaller "
-                "tile");
+
 };
 
 }  // namespace tessera::gemm

@@ -6,13 +6,14 @@
 // cluster. Warpgroup 0 produces: one thread fills a ring of stages with the slice's K tiles
 // of A and B by TMA (tma/producer.hpp, no multicast). Warpgroups 1 and 2 consume: wgmma over
 // each stage, each on half the tile's rows (wgmma/mainloop.hpp). Then, with a split, the
-// cluster sums its partial tiles through distributed shared memory and each CTA stores its
-// share of D (wgmma/cluster_partial_sum.hpp); without one (a cluster of 1), the consumers store D
-// from their accumulators the same way. The partial tile takes the stages' shared memory
-// (wgmma/cluster_split_smem_plan.hpp), so the two consumer warpgroups meet before writing it: the
-// other one may still be reading its last stage.
+// cluster sums its partial tiles through distributed shared memory: each CTA pushes the parts
+// of the tile others own into their inboxes and stores its own share of D
+// (wgmma/cluster_partial_sum.hpp); without one (a cluster of 1), the consumers store D from
+// their accumulators the same way. The inbox has shared memory of its own
+// (wgmma/cluster_split_smem_plan.hpp).
 //
-// The cluster barriers are reached by every thread of every CTA of the cluster, the producer
+// The cluster barrier (arrived at the start once the inbox barrier is initialised, waited for
+// before the first push) is reached by every thread of every CTA of the cluster, the producer
 // warpgroup's too, each in its own branch of the role split (setmaxnreg needs the roles to be
 // one if/else).
 #pragma once
@@ -58,7 +59,8 @@ struct WgmmaClusterSplitKernel {
   using Sum = ClusterPartialSum<typename Config::LayoutC, typename Config::ElementD, Config::kBlockN, kRowBlocks>;
   // As the wgmma kernel: 40 registers for the producer, 232 for each consumer.
   static constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-  static constexpr int kConsumersMeet = 1;  // named barrier of the two consumer warpgroups
+  static_assert(Sum::max_inbox_bytes(kMaxClusterSplits) == Config::kInboxBytes,
+                "Tessera: the cluster sum's inbox and the configuration's plan of it disagree");
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
     extern __shared__ __align__(1024) unsigned char smem[];
@@ -67,7 +69,8 @@ struct WgmmaClusterSplitKernel {
     std::uint64_t* empty = full + kStages;
     unsigned char* stages_a = Plan::template pointer<typename SmemPlan::StagesA, unsigned char>(smem);
     unsigned char* stages_b = Plan::template pointer<typename SmemPlan::StagesB, unsigned char>(smem);
-    unsigned char* partial = Plan::template pointer<typename SmemPlan::Partial, unsigned char>(smem);
+    std::uint64_t* inbox_full = empty + kStages;
+    unsigned char* inbox = Plan::template pointer<typename SmemPlan::Inbox, unsigned char>(smem);
 
     const int warpgroup = nvidia::uniform_warpgroup();  // uniform: descriptors stay in uniform registers
     const int t = int(threadIdx.x) % 128;
@@ -82,9 +85,11 @@ struct WgmmaClusterSplitKernel {
         nvidia::tma_prefetch(&p.map_b);
       }
       init_stage_barriers(full, empty, kStages, 1, 2);
+      nvidia::mbarrier_init(inbox_full, 1);  // one arrival: this CTA's expectation of bytes
       nvidia::fence_barrier_init();
     }
     __syncthreads();
+    if (splits > 1) nvidia::cluster_arrive_relaxed();  // this CTA's inbox barrier is ready
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
@@ -92,7 +97,7 @@ struct WgmmaClusterSplitKernel {
         Producer::run(p, full, empty, stages_a, stages_b, worker, ClusterPosition<ClusterShape<1, 1>>{0, 0, 0});
       }
       __syncwarp();
-      Sum::producer_side(splits);  // the cluster barriers of the sum, which every thread reaches
+      Sum::producer_side(splits);  // the wait for the start's cluster barrier, which every thread reaches
     } else {
       nvidia::setmaxnreg_inc<kConsumerRegisters>();
       const int c = warpgroup - 1;
@@ -117,10 +122,11 @@ struct WgmmaClusterSplitKernel {
       }
       const std::int64_t m0 = std::int64_t(unit.m) * Config::kBlockM + row0;
       const std::int64_t n0 = std::int64_t(unit.n) * Config::kBlockN;
-      // The medium's fix-up: the cluster's partials summed in slice order, this CTA's share of D
-      // stored (from registers alone without a split) through the thread's output op.
+      // The medium's fix-up: the cluster's partials pushed to their owners and summed in slice
+      // order, this CTA's share of D stored (from registers alone without a split) through the
+      // thread's output op.
       decltype(auto) output = detail::thread_output_op<Config::kFp8>(p.epilogue);
-      Sum::consumer_side(p, output, acc, partial, m0, n0, t, c * 128 + t, splits, kConsumersMeet);
+      Sum::consumer_side(p, output, acc, inbox, inbox_full, m0, n0, t, c * 128 + t, splits);
       if constexpr (Config::kFp8) p.epilogue.publish_amax(output.amax);
     }
   }
