@@ -4,6 +4,7 @@
 // renaming (select/transposed.hpp), and the shared-memory plans of the new configurations.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -342,4 +343,35 @@ TEST_CASE("shared-memory plans of the new configurations fit and alias as intend
   CHECK(Deep::kInboxBytes == 126 * 1024);  // 256 units: 18 from each of 14 peers (split 15)
   CHECK(Deep::kStages == 2);
   CHECK(ClusterSplitSmemPlan<Deep>::Plan::kTotalBytes <= Sm90::kSmemBytesPerBlock);
+}
+
+// The cluster sum's inbox (wgmma/cluster_sum_inbox.hpp): in every split up to the largest, each
+// owner receives each of its units once from each other CTA, into its own 512-byte slot inside
+// the bytes it expects, and the planned inbox holds the largest of them.
+TEST_CASE("cluster sum: every part lands in a slot of its own inside its owner's inbox", "[gemm][plan]") {
+  for (int units : {8, 16, 32, 64, 128, 256}) {
+    int most = 0;
+    for (int splits = 2; splits <= kMaxClusterSplits; ++splits) {
+      std::map<int, std::set<std::uint32_t>> slots;  // owner -> slots written
+      for (int u = 0; u < units; ++u) {
+        const int owner = u % splits;
+        for (int from = 0; from < splits; ++from) {
+          if (from == owner) continue;
+          const std::uint32_t at = ClusterSumInbox::offset(u, from, owner, splits, 0);
+          INFO("units " << units << " splits " << splits << " unit " << u << " from " << from);
+          CHECK(at % ClusterSumInbox::kUnitBytes == 0);
+          CHECK(at + ClusterSumInbox::kUnitBytes <= std::uint32_t(ClusterSumInbox::received_bytes(units, owner, splits)));
+          CHECK(slots[owner].insert(at).second);
+          // The last lane's 16 bytes stay inside the slot.
+          CHECK(ClusterSumInbox::offset(u, from, owner, splits, 31) + 16 == at + ClusterSumInbox::kUnitBytes);
+        }
+      }
+      for (int rank = 0; rank < splits; ++rank) {
+        CHECK(int(slots[rank].size()) * ClusterSumInbox::kUnitBytes ==
+              ClusterSumInbox::received_bytes(units, rank, splits));
+        most = std::max(most, ClusterSumInbox::received_bytes(units, rank, splits));
+      }
+    }
+    CHECK(ClusterSumInbox::max_bytes(units, kMaxClusterSplits) == most);
+  }
 }

@@ -1,7 +1,7 @@
-// Distributed shared memory (sm_90+): a CTA of a cluster reading another CTA's shared memory.
-// The address is a shared::cluster address (cluster_shared_address, mapa: the object at the
-// same offset in CTA `rank`'s shared memory). What the other CTA wrote before a cluster barrier
-// (barrier.cluster arrive.release / wait.acquire: nvidia::cluster_sync) is visible after it.
+// Distributed shared memory (sm_90+): a CTA of a cluster writing into another CTA's shared
+// memory. The address is a shared::cluster address (cluster_shared_address, mapa: the
+// object at the same offset in CTA `rank`'s shared memory); an st.async there completes bytes
+// on that CTA's mbarrier, and a thread of that CTA that waits on it at cluster scope sees them.
 // Device code for sm_90+; inert elsewhere.
 #pragma once
 #include <cstdint>
@@ -16,44 +16,6 @@ namespace tessera::nvidia {
 struct Float4 {
   float x, y, z, w;
 };
-
-// The shared::cluster address of shared-window address `address` of this CTA, in CTA
-// `cta_rank` of the cluster (mapa).
-TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address_of(std::uint32_t address, int cta_rank) {
-#if defined(TESSERA_SM90_DEVICE_PASS)
-  std::uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(address), "r"(cta_rank));
-  return remote;
-#else
-  (void)cta_rank;
-  return address;
-#endif
-}
-
-// 16 bytes at shared::cluster address `cluster_address` (16-byte aligned).
-TESSERA_DEVICE TESSERA_FORCEINLINE Float4 load_shared_cluster_v4(std::uint32_t cluster_address) {
-  Float4 v{0.0f, 0.0f, 0.0f, 0.0f};
-#if defined(TESSERA_SM90_DEVICE_PASS)
-  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "r"(cluster_address)
-               : "memory");
-#else
-  (void)cluster_address;
-#endif
-  return v;
-}
-
-// 16 bytes into this CTA's shared memory at shared-window address `address`.
-TESSERA_DEVICE TESSERA_FORCEINLINE void store_shared_v4(std::uint32_t address, const Float4& v) {
-#if defined(TESSERA_SM90_DEVICE_PASS)
-  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(address), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
-               : "memory");
-#else
-  (void)address;
-  (void)v;
-#endif
-}
 
 // 16 bytes from this CTA's shared memory at shared-window address `address`.
 TESSERA_DEVICE TESSERA_FORCEINLINE Float4 load_shared_v4(std::uint32_t address) {
@@ -70,7 +32,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE Float4 load_shared_v4(std::uint32_t address) 
 }
 
 // 16 bytes into another CTA's shared memory (st.async): `cluster_address` and `cluster_barrier`
-// are shared::cluster addresses in that CTA (cluster_shared_address_of); when the bytes have
+// are shared::cluster addresses in that CTA (cluster_shared_address); when the bytes have
 // landed they complete 16 bytes of the barrier's transaction count, so a thread of that CTA
 // that waits on the barrier (at cluster scope) sees them. Nothing waits here: the value is
 // taken from registers.

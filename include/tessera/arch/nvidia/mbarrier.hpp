@@ -86,19 +86,22 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* b
 #endif
 }
 
-// The shared::cluster address of the object at the same offset as `p` in the shared memory
-// of CTA `cta_rank` of this cluster (mapa): where an asynchronous operation of this CTA is to
-// signal another CTA's barrier.
-TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(const void* p, std::uint32_t cta_rank) {
+// The shared::cluster address of shared-window address `address` of this CTA, in CTA
+// `cta_rank` of this cluster (mapa): where an asynchronous operation of this CTA is to signal
+// another CTA's barrier, or an st.async is to write into another CTA's shared memory.
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(std::uint32_t address, std::uint32_t cta_rank) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
   std::uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_address(p)), "r"(cta_rank));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(address), "r"(cta_rank));
   return remote;
 #else
-  (void)p;
   (void)cta_rank;
-  return 0;
+  return address;
 #endif
+}
+// The same for the object `p` points to.
+TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(const void* p, std::uint32_t cta_rank) {
+  return cluster_shared_address(smem_address(p), cta_rank);
 }
 
 // True once the phase with this parity has completed (non-blocking probe, with the

@@ -32,6 +32,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/tma/epilogue_support.hpp"
+#include "tessera/gemm/wgmma/cluster_sum_inbox.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
 namespace tessera::gemm {
@@ -47,24 +48,9 @@ struct ClusterPartialSum {
   static constexpr int kConsumerThreads = 256;
   static constexpr int kWarps = kConsumerThreads / 32;
   static constexpr int kUnits = kWarps * kGroups;
-  static constexpr int kUnitBytes = 32 * 16;
+  using Inbox = ClusterSumInbox;
   using Atom = mma::WgmmaAtom<kN>;
   static_assert(kAccPerBlock % 4 == 0, "Tessera: a row block's accumulators come in groups of 4");
-
-  // Units CTA `rank` owns in a cluster of `splits`.
-  TESSERA_HOST_DEVICE static constexpr int owned_units(int rank, int splits) {
-    return rank < kUnits ? (kUnits - rank + splits - 1) / splits : 0;
-  }
-  // The inbox a CTA needs for a cluster of `splits`: each owned unit from each other CTA.
-  TESSERA_HOST_DEVICE static constexpr int inbox_bytes(int splits) {
-    return owned_units(0, splits) * (splits - 1) * kUnitBytes;
-  }
-  // The most any split up to `most` CTAs needs (the kernel's inbox is planned for it).
-  TESSERA_HOST_DEVICE static constexpr int max_inbox_bytes(int most) {
-    int bytes = 0;
-    for (int s = 2; s <= most; ++s) bytes = inbox_bytes(s) > bytes ? inbox_bytes(s) : bytes;
-    return bytes;
-  }
 
   // The reduction of the ClusterShared medium (scheduler/stream_k.hpp) as the kernel's two roles
   // call it after the main loop. Consumer side, with a split: this CTA's inbox barrier told the
@@ -80,7 +66,7 @@ struct ClusterPartialSum {
     if (splits > 1) {
       const int rank = int(nvidia::cluster_cta_rank());
       if (ct == 0) {
-        nvidia::mbarrier_arrive_expect_tx(inbox_full, std::uint32_t(owned_units(rank, splits) * (splits - 1) * kUnitBytes));
+        nvidia::mbarrier_arrive_expect_tx(inbox_full, std::uint32_t(Inbox::received_bytes(kUnits, rank, splits)));
       }
       nvidia::cluster_wait();  // every CTA's inbox barrier is initialised (the kernel's start)
       push(acc, inbox, inbox_full, ct, rank, splits);
@@ -94,29 +80,22 @@ struct ClusterPartialSum {
     if (splits > 1) nvidia::cluster_wait();
   }
 
+  // The unit of consumer thread ct's group g (its warp's group g).
+  TESSERA_DEVICE TESSERA_FORCEINLINE static int unit_of(int ct, int g) { return (ct / 32) * kGroups + g; }
   // Whether consumer thread ct's group g is this CTA's (rank of a cluster of `splits`).
   TESSERA_DEVICE TESSERA_FORCEINLINE static bool owns(int ct, int g, int rank, int splits) {
-    return ((ct / 32) * kGroups + g) % splits == rank;
+    return unit_of(ct, g) % splits == rank;
   }
-  // Where, in its owner's inbox, the part of CTA `from` of unit u lands: the owner's j-th unit
-  // (j = u / splits) from the owner's q-th other CTA, in slots of one unit; lane `lane`'s 16
-  // bytes within.
-  TESSERA_DEVICE TESSERA_FORCEINLINE static std::uint32_t inbox_offset(int u, int from, int owner, int splits,
-                                                                       int lane) {
-    const int q = from < owner ? from : from - 1;
-    return std::uint32_t(((u / splits) * (splits - 1) + q) * kUnitBytes + lane * 16);
-  }
-
   TESSERA_DEVICE static void push(const float (&acc)[kRowBlocks][kAccPerBlock], unsigned char* inbox,
                                   std::uint64_t* inbox_full, int ct, int rank, int splits) {
     const std::uint32_t box = nvidia::smem_address(inbox), bar = nvidia::smem_address(inbox_full);
     TESSERA_UNROLL
     for (int g = 0; g < kGroups; ++g) {
-      const int u = (ct / 32) * kGroups + g, owner = u % splits;
+      const int u = unit_of(ct, g), owner = u % splits;
       if (owner == rank) continue;
-      nvidia::store_async_cluster_v4(
-          nvidia::cluster_shared_address_of(box + inbox_offset(u, rank, owner, splits, ct % 32), owner), group(acc, g),
-          nvidia::cluster_shared_address_of(bar, owner));
+      const std::uint32_t to = nvidia::cluster_shared_address(box + Inbox::offset(u, rank, owner, splits, ct % 32),
+                                                              std::uint32_t(owner));
+      nvidia::store_async_cluster_v4(to, group(acc, g), nvidia::cluster_shared_address(bar, std::uint32_t(owner)));
     }
   }
 
@@ -128,12 +107,12 @@ struct ClusterPartialSum {
     const std::uint32_t box = nvidia::smem_address(inbox);
     TESSERA_UNROLL
     for (int g = 0; g < kGroups; ++g) {
-      const int u = (ct / 32) * kGroups + g;
-      if (u % splits != rank) continue;
+      if (!owns(ct, g, rank, splits)) continue;
+      const int u = unit_of(ct, g);
       nvidia::Float4 sum{0.0f, 0.0f, 0.0f, 0.0f};
       for (int from = 0; from < splits; ++from) {
         const nvidia::Float4 v =
-            from == rank ? group(acc, g) : nvidia::load_shared_v4(box + inbox_offset(u, from, rank, splits, ct % 32));
+            from == rank ? group(acc, g) : nvidia::load_shared_v4(box + Inbox::offset(u, from, rank, splits, ct % 32));
         sum.x += v.x;
         sum.y += v.y;
         sum.z += v.z;

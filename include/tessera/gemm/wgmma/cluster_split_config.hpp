@@ -24,6 +24,7 @@
 #include "tessera/arch/arch.hpp"
 #include "tessera/gemm/scheduler/split_k.hpp"
 #include "tessera/gemm/scheduler/stream_k.hpp"
+#include "tessera/gemm/wgmma/cluster_sum_inbox.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
 
 namespace tessera::gemm {
@@ -42,19 +43,6 @@ constexpr int split_stages_that_fit() {
   return stages > kMax ? kMax : stages;
 }
 
-// The inbox of the cluster sum (wgmma/cluster_partial_sum.hpp, which checks that it agrees):
-// a tile of 8 consumer warps x `groups` float4 groups per thread is `8 groups` units of 512
-// bytes, unit u owned by CTA u % splits; CTA 0 owns the most, and receives each of them from
-// the other splits - 1 CTAs. The largest over every split up to kMaxClusterSplits.
-constexpr int cluster_sum_inbox_bytes(int groups) {
-  const int units = 8 * groups;
-  int bytes = 0;
-  for (int s = 2; s <= kMaxClusterSplits; ++s) {
-    const int b = (units + s - 1) / s * (s - 1) * 512;
-    bytes = b > bytes ? b : bytes;
-  }
-  return bytes;
-}
 }  // namespace detail
 
 template <class Tile_, int kSplits_ = 0>
@@ -98,7 +86,8 @@ struct ClusterSplitK {
   static constexpr int kStageBytes = Operands::kStageBytes;
   // The cluster sum's inbox: the parts of this CTA's share of the tile that the other CTAs
   // push (fp32), in shared memory of its own (a peer may push while the stages are in use).
-  static constexpr int kInboxBytes = detail::cluster_sum_inbox_bytes(kAccumulators / 4);
+  // 8 consumer warps, each thread's accumulators in float4 groups (cluster_sum_inbox.hpp).
+  static constexpr int kInboxBytes = ClusterSumInbox::max_bytes(8 * (kAccumulators / 4), kMaxClusterSplits);
   static constexpr int kStages = detail::split_stages_that_fit<kStageBytes, Arch, kInboxBytes>();
   static constexpr int kStagingBytes = 0;  // D is stored from registers: no staging
 

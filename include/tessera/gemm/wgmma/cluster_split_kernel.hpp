@@ -59,7 +59,7 @@ struct WgmmaClusterSplitKernel {
   using Sum = ClusterPartialSum<typename Config::LayoutC, typename Config::ElementD, Config::kBlockN, kRowBlocks>;
   // As the wgmma kernel: 40 registers for the producer, 232 for each consumer.
   static constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-  static_assert(Sum::max_inbox_bytes(kMaxClusterSplits) == Config::kInboxBytes,
+  static_assert(ClusterSumInbox::max_bytes(Sum::kUnits, kMaxClusterSplits) == Config::kInboxBytes,
                 "Tessera: the cluster sum's inbox and the configuration's plan of it disagree");
 
   TESSERA_DEVICE static void run(const TmaGemmParams<Config>& p) {
