@@ -76,9 +76,12 @@ struct WgmmaMainloop {
     // shift, a mask and an or for each operand of each wgmma, in the loop that must issue the
     // next K tile's MMAs while the last ones run (benchmark/notes/sweep.md, "Where the mid-size
     // kernels' time goes").
-    const std::uint64_t first_stage_a = descriptor_a(stages_a + offset_a(row0, 0));
-    const std::uint64_t first_stage_b = descriptor_b(stages_b);
-    const std::uint32_t full_at = nvidia::smem_address(full);
+    std::uint64_t first_stage_a = descriptor_a(stages_a + offset_a(row0, 0));
+    std::uint64_t first_stage_b = descriptor_b(stages_b);
+    std::uint32_t full_at = nvidia::smem_address(full);
+    nvidia::keep_computed(first_stage_a);
+    nvidia::keep_computed(first_stage_b);
+    nvidia::keep_computed(full_at);
     int previous = -1;
     for (int kt = 0; kt < k_tiles; ++kt) {
       nvidia::mbarrier_wait_at<kClusterWaits>(full_at + 8u * std::uint32_t(pos.stage), pos.phase);
