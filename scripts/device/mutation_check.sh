@@ -65,7 +65,7 @@ if [[ -z $mutants ]]; then
   build_mutant test_fma_gemm_mutant_small_m tessera/gemm/fma/small_m_kernel.hpp \
     's/      if (g < half) {/      if (g < half \&\& half != 1) {/' test/gpu/test_fma_gemm.cu
   build_mutant test_wgmma_gemm_mutant tessera/gemm/wgmma/mainloop.hpp \
-    's/const std::uint32_t b = stages_b + pos.stage \* TileB::kBytes;/const std::uint32_t b = stages_b + ((pos.stage + 1) % kStages) * TileB::kBytes;/' \
+    's/advance_smem_descriptor(first_stage_b, pos.stage \* TileB::kBytes)/advance_smem_descriptor(first_stage_b, ((pos.stage + 1) % kStages) * TileB::kBytes)/' \
     test/gpu/test_wgmma_gemm.cu
   build_mutant test_wgmma_gemm_mutant_store_d tessera/gemm/tma/launch.hpp \
     's/    if (store_direct) return/    if (false) return/' test/gpu/test_wgmma_gemm.cu

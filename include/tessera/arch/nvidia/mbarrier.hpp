@@ -108,8 +108,9 @@ TESSERA_DEVICE TESSERA_FORCEINLINE std::uint32_t cluster_shared_address(const vo
 // hardware's bounded suspend). kCluster: acquire at cluster scope, for a barrier that other
 // CTAs of the cluster arrive on (a multicast stage's empty barrier) or complete bytes on
 // (its full barrier), so that what they did before arriving is visible after the wait.
+// `bar`: the barrier's shared-window address (smem_address), which a loop computes once.
 template <bool kCluster = false>
-TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait_at(std::uint32_t bar, std::uint32_t parity) {
 #if defined(TESSERA_SM90_DEVICE_PASS)
   std::uint32_t done;
   if constexpr (kCluster) {
@@ -118,7 +119,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, st
         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
         "selp.u32 %0, 1, 0, p;\n\t}"
         : "=r"(done)
-        : "r"(smem_address(bar)), "r"(parity)
+        : "r"(bar), "r"(parity)
         : "memory");
   } else {
     asm volatile(
@@ -126,7 +127,7 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, st
         "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
         "selp.u32 %0, 1, 0, p;\n\t}"
         : "=r"(done)
-        : "r"(smem_address(bar)), "r"(parity)
+        : "r"(bar), "r"(parity)
         : "memory");
   }
   return done != 0;
@@ -136,12 +137,20 @@ TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, st
   return true;
 #endif
 }
+template <bool kCluster = false>
+TESSERA_DEVICE TESSERA_FORCEINLINE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+  return mbarrier_try_wait_at<kCluster>(smem_address(bar), parity);
+}
 
 // Blocks until the phase with this parity has completed (kCluster: cluster scope).
 template <bool kCluster = false>
-TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  while (!mbarrier_try_wait<kCluster>(bar, parity)) {
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait_at(std::uint32_t bar, std::uint32_t parity) {
+  while (!mbarrier_try_wait_at<kCluster>(bar, parity)) {
   }
+}
+template <bool kCluster = false>
+TESSERA_DEVICE TESSERA_FORCEINLINE void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+  mbarrier_wait_at<kCluster>(smem_address(bar), parity);
 }
 
 // cp.async (sm_80+): 16 bytes from 16-byte-aligned global memory to shared memory,

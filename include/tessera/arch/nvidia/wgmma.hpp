@@ -107,6 +107,12 @@ TESSERA_DEVICE TESSERA_FORCEINLINE void fence_registers(float (&d)[N]) {
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
+// The value as it stands here, opaque to the compiler from here on, so that a loop uses the
+// register it is in rather than computing it again: NVVM sinks a loop-invariant descriptor's
+// shift, mask and or into every iteration of the main loop otherwise.
+TESSERA_DEVICE TESSERA_FORCEINLINE void keep_computed(std::uint64_t& v) { asm volatile("" : "+l"(v)); }
+TESSERA_DEVICE TESSERA_FORCEINLINE void keep_computed(std::uint32_t& v) { asm volatile("" : "+r"(v)); }
+
 // d (N/2 floats per thread) = A * B (+ d when scale_d != 0) for one m64nNk16 step.
 template <int N, WgmmaType T, int kTransA, int kTransB>
 TESSERA_DEVICE TESSERA_FORCEINLINE void wgmma_m64k16(float (&d)[N / 2], std::uint64_t desc_a,

@@ -38,25 +38,28 @@ struct WgmmaMainloop {
   static constexpr int kStepBytes = kInstructionK * Operands::kElementBytesA;
   static constexpr int kStepLines = kInstructionK * 128;
 
-  // The A operand of rows [row, row + 64) of the tile, k step kk, in the stage at shared
-  // address `stage`. K-major: row r is the r-th 128-byte line, the step kStepBytes along it.
-  // MN-major: 64-row chunks TileA::kChunkBytes apart, the step kInstructionK lines down.
-  // (wgmma.hpp documents the canonical layouts.)
-  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t stage, int row, int kk) {
-    if constexpr (Operands::kKMajorA) {
-      return nvidia::make_smem_descriptor(stage + row * 128 + kk * kStepBytes, 16, 1024, nvidia::Swizzle::k128B);
-    } else {
-      return nvidia::make_smem_descriptor(stage + (row / 64) * TileA::kChunkBytes + kk * kStepLines,
-                                          TileA::kChunkBytes, 1024, nvidia::Swizzle::k128B);
-    }
+  // Where the A operand of rows [row, row + 64) of the tile, k step kk, starts in a stage
+  // (bytes from the stage's start). K-major: row r is the r-th 128-byte line, the step
+  // kStepBytes along it. MN-major: 64-row chunks TileA::kChunkBytes apart, the step
+  // kInstructionK lines down. (wgmma.hpp documents the canonical layouts.) Linear in row (a
+  // multiple of 64) and kk.
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset_a(int row, int kk) {
+    return Operands::kKMajorA ? std::uint32_t(row * 128 + kk * kStepBytes)
+                              : std::uint32_t((row / 64) * TileA::kChunkBytes + kk * kStepLines);
   }
   // The whole N extent of B, k step kk.
-  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t stage, int kk) {
-    if constexpr (Operands::kKMajorB) {
-      return nvidia::make_smem_descriptor(stage + kk * kStepBytes, 16, 1024, nvidia::Swizzle::k128B);
-    } else {
-      return nvidia::make_smem_descriptor(stage + kk * kStepLines, TileB::kChunkBytes, 1024, nvidia::Swizzle::k128B);
-    }
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset_b(int kk) {
+    return std::uint32_t(kk * (Operands::kKMajorB ? kStepBytes : kStepLines));
+  }
+  // The descriptor of an operand at shared address `address` (its layout's leading byte
+  // offset: 16 for K-major, the chunk's bytes for MN-major).
+  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t address) {
+    return nvidia::make_smem_descriptor(address, Operands::kKMajorA ? 16 : TileA::kChunkBytes, 1024,
+                                        nvidia::Swizzle::k128B);
+  }
+  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t address) {
+    return nvidia::make_smem_descriptor(address, Operands::kKMajorB ? 16 : TileB::kChunkBytes, 1024,
+                                        nvidia::Swizzle::k128B);
   }
 
   // acc += the tile's A rows [row0, row0 + 64 kRowBlocks) x B, over k_tiles K tiles starting
@@ -67,18 +70,31 @@ struct WgmmaMainloop {
                                  int k_tiles, int row0, Release&& release) {
     TESSERA_UNROLL
     for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(acc[rb]);
+    // Built once: the first stage's descriptors (this warpgroup's rows, k step 0) and the full
+    // barriers' address. Every wgmma's descriptor is one of the two advanced by its stage's and
+    // its step's bytes (wgmma.hpp, advance_smem_descriptor): an add, where building it anew is a
+    // shift, a mask and an or for each operand of each wgmma, in the loop that must issue the
+    // next K tile's MMAs while the last ones run (benchmark/notes/sweep.md, "Where the mid-size
+    // kernels' time goes").
+    std::uint64_t first_stage_a = descriptor_a(stages_a + offset_a(row0, 0));
+    std::uint64_t first_stage_b = descriptor_b(stages_b);
+    std::uint32_t full_at = nvidia::smem_address(full);
+    nvidia::keep_computed(first_stage_a);
+    nvidia::keep_computed(first_stage_b);
+    nvidia::keep_computed(full_at);
     int previous = -1;
     for (int kt = 0; kt < k_tiles; ++kt) {
-      nvidia::mbarrier_wait<kClusterWaits>(&full[pos.stage], pos.phase);
-      const std::uint32_t a = stages_a + pos.stage * TileA::kBytes;
-      const std::uint32_t b = stages_b + pos.stage * TileB::kBytes;
+      nvidia::mbarrier_wait_at<kClusterWaits>(full_at + 8u * std::uint32_t(pos.stage), pos.phase);
+      const std::uint64_t stage_a = nvidia::advance_smem_descriptor(first_stage_a, pos.stage * TileA::kBytes);
+      const std::uint64_t stage_b = nvidia::advance_smem_descriptor(first_stage_b, pos.stage * TileB::kBytes);
       nvidia::wgmma_fence();
       TESSERA_UNROLL
       for (int kk = 0; kk < Operands::kBlockK / kInstructionK; ++kk) {
         TESSERA_UNROLL
         for (int rb = 0; rb < kRowBlocks; ++rb) {
           nvidia::wgmma_m64k16<kN, kType, Operands::kKMajorA ? 0 : 1, Operands::kKMajorB ? 0 : 1>(
-              acc[rb], descriptor_a(a, row0 + rb * 64, kk), descriptor_b(b, kk), 1);
+              acc[rb], nvidia::advance_smem_descriptor(stage_a, offset_a(rb * 64, kk)),
+              nvidia::advance_smem_descriptor(stage_b, offset_b(kk)), 1);
         }
       }
       nvidia::wgmma_commit_group();
