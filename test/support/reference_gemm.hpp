@@ -18,6 +18,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -58,6 +59,25 @@ T from_double(double x) {
 
 // ---- the reference --------------------------------------------------------------------
 
+// Calls rows(first, last) over [0, M) in contiguous blocks, on up to the machine's hardware
+// threads when the work (multiply-adds) is large enough to pay for starting them, else once.
+template <class Rows>
+void for_row_blocks(std::int64_t M, double work, const Rows& rows) {
+  constexpr double kWorkPerThread = 1 << 24;
+  const std::int64_t hardware = std::int64_t(std::thread::hardware_concurrency());
+  std::int64_t threads = std::min<std::int64_t>({hardware > 0 ? hardware : 1, 32, M,
+                                                 std::int64_t(work / kWorkPerThread) + 1});
+  if (threads <= 1) {
+    rows(std::int64_t(0), M);
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(std::size_t(threads - 1));
+  for (std::int64_t t = 1; t < threads; ++t) pool.emplace_back(rows, M * t / threads, M * (t + 1) / threads);
+  rows(std::int64_t(0), M / threads);
+  for (std::thread& th : pool) th.join();
+}
+
 // D = alpha * A * B + beta * C, accumulated in double. A is M x K, B is K x N, C and D
 // are M x N; all four are addressed through their layout and leading dimension, so any
 // ld >= the layout's minimum works (padding is never touched). ElementD may be double
@@ -79,60 +99,65 @@ void reference_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const Elemen
     // With different strides, writing D(i,j) can clobber a C element read later.
     throw std::invalid_argument("reference_gemm: in place (C == D) needs ldc == ldd");
   }
-  std::vector<double> a_row(static_cast<std::size_t>(K > 0 ? K : 1));
-  std::vector<double> acc(static_cast<std::size_t>(N));
-  std::vector<double> mag(magnitude != nullptr ? static_cast<std::size_t>(N) : 0);
-  for (std::int64_t i = 0; i < M; ++i) {
-    // Row i of A is converted once and reused for every column of the output.
-    for (std::int64_t k = 0; k < K; ++k) a_row[k] = to_double(A[LayoutA::offset(i, k, lda)]);
-    if constexpr (LayoutB::kIsRowMajor) {
-      // Rows of B are contiguous: stream them (i-k-j order) so that large problems
-      // sampled a few rows at a time (the benchmark's check) stay cache-friendly.
-      std::fill(acc.begin(), acc.end(), 0.0);
-      std::fill(mag.begin(), mag.end(), 0.0);
-      for (std::int64_t k = 0; k < K; ++k) {
-        const double a = a_row[k];
-        const ElementB* b_row = B + LayoutB::offset(k, 0, ldb);
-        if (magnitude == nullptr) {
-          for (std::int64_t j = 0; j < N; ++j) acc[j] += a * to_double(b_row[j]);
-        } else {
-          for (std::int64_t j = 0; j < N; ++j) {
-            const double p = a * to_double(b_row[j]);
-            acc[j] += p;
-            mag[j] += std::fabs(p);
+  // Rows are independent (row i of D reads row i of C only), so blocks of rows run on threads
+  // of their own; each element's sum is formed in the same order whatever the split.
+  const auto rows = [&](std::int64_t first, std::int64_t last) {
+    std::vector<double> a_row(static_cast<std::size_t>(K > 0 ? K : 1));
+    std::vector<double> acc(static_cast<std::size_t>(N));
+    std::vector<double> mag(magnitude != nullptr ? static_cast<std::size_t>(N) : 0);
+    for (std::int64_t i = first; i < last; ++i) {
+      // Row i of A is converted once and reused for every column of the output.
+      for (std::int64_t k = 0; k < K; ++k) a_row[k] = to_double(A[LayoutA::offset(i, k, lda)]);
+      if constexpr (LayoutB::kIsRowMajor) {
+        // Rows of B are contiguous: stream them (i-k-j order) so that large problems
+        // sampled a few rows at a time (the benchmark's check) stay cache-friendly.
+        std::fill(acc.begin(), acc.end(), 0.0);
+        std::fill(mag.begin(), mag.end(), 0.0);
+        for (std::int64_t k = 0; k < K; ++k) {
+          const double a = a_row[k];
+          const ElementB* b_row = B + LayoutB::offset(k, 0, ldb);
+          if (magnitude == nullptr) {
+            for (std::int64_t j = 0; j < N; ++j) acc[j] += a * to_double(b_row[j]);
+          } else {
+            for (std::int64_t j = 0; j < N; ++j) {
+              const double p = a * to_double(b_row[j]);
+              acc[j] += p;
+              mag[j] += std::fabs(p);
+            }
           }
         }
+      } else {
+        // Columns of B are contiguous: one dot product per output element.
+        for (std::int64_t j = 0; j < N; ++j) {
+          const ElementB* b_col = B + LayoutB::offset(0, j, ldb);
+          double sum = 0.0, abs_sum = 0.0;
+          if (magnitude == nullptr) {
+            for (std::int64_t k = 0; k < K; ++k) sum += a_row[k] * to_double(b_col[k]);
+          } else {
+            for (std::int64_t k = 0; k < K; ++k) {
+              const double p = a_row[k] * to_double(b_col[k]);
+              sum += p;
+              abs_sum += std::fabs(p);
+            }
+            mag[j] = abs_sum;
+          }
+          acc[j] = sum;
+        }
       }
-    } else {
-      // Columns of B are contiguous: one dot product per output element.
       for (std::int64_t j = 0; j < N; ++j) {
-        const ElementB* b_col = B + LayoutB::offset(0, j, ldb);
-        double sum = 0.0, abs_sum = 0.0;
-        if (magnitude == nullptr) {
-          for (std::int64_t k = 0; k < K; ++k) sum += a_row[k] * to_double(b_col[k]);
-        } else {
-          for (std::int64_t k = 0; k < K; ++k) {
-            const double p = a_row[k] * to_double(b_col[k]);
-            sum += p;
-            abs_sum += std::fabs(p);
-          }
-          mag[j] = abs_sum;
+        double d = alpha * acc[j];
+        double m = magnitude != nullptr ? std::fabs(alpha) * mag[j] : 0.0;
+        if (beta != 0.0) {
+          const double bc = beta * to_double(C[LayoutC::offset(i, j, ldc)]);
+          d += bc;
+          m += std::fabs(bc);
         }
-        acc[j] = sum;
+        D[LayoutC::offset(i, j, ldd)] = from_double<ElementD>(d);
+        if (magnitude != nullptr) magnitude[LayoutC::offset(i, j, ldd)] = m;
       }
     }
-    for (std::int64_t j = 0; j < N; ++j) {
-      double d = alpha * acc[j];
-      double m = magnitude != nullptr ? std::fabs(alpha) * mag[j] : 0.0;
-      if (beta != 0.0) {
-        const double bc = beta * to_double(C[LayoutC::offset(i, j, ldc)]);
-        d += bc;
-        m += std::fabs(bc);
-      }
-      D[LayoutC::offset(i, j, ldd)] = from_double<ElementD>(d);
-      if (magnitude != nullptr) magnitude[LayoutC::offset(i, j, ldd)] = m;
-    }
-  }
+  };
+  for_row_blocks(M, double(M) * double(N) * double(K > 0 ? K : 1), rows);
 }
 
 // The same over the library's Arguments, writing the typed result into args.D.

@@ -187,6 +187,43 @@ TEST_CASE("reference: every layout combination agrees on random data", "[referen
   run(ColumnMajor{}, ColumnMajor{}, RowMajor{});
 }
 
+TEST_CASE("reference: rows split over threads give the single loop's bits, in place and with magnitudes",
+          "[reference]") {
+  // Large enough for for_row_blocks to start threads where the machine has more than one
+  // (M N K = 2^25: two blocks of 2^24 multiply-adds); the rows' blocks then start mid-way
+  // through M, so a block that read or wrote another block's rows would show here.
+  const std::int64_t M = 129, N = 1000, K = 260;
+  const auto seed = fresh_seed();
+  INFO("seed " << seed);
+  std::vector<double> a(std::size_t(M * K)), b(std::size_t(K * N)), c(std::size_t(M * N));
+  fill_random(a, seed);
+  fill_random(b, seed + 1);
+  fill_random(c, seed + 2);
+  // The expected bits: the same sums in the same k order, in one plain loop.
+  std::vector<double> want(c.size()), want_magnitude(c.size());
+  for (std::int64_t i = 0; i < M; ++i) {
+    for (std::int64_t j = 0; j < N; ++j) {
+      double sum = 0.0, abs_sum = 0.0;
+      for (std::int64_t k = 0; k < K; ++k) {
+        const double p = a[std::size_t(i * K + k)] * b[std::size_t(j * K + k)];
+        sum += p;
+        abs_sum += std::fabs(p);
+      }
+      const double bc = -0.5 * c[std::size_t(i * N + j)];
+      want[std::size_t(i * N + j)] = 1.25 * sum + bc;
+      want_magnitude[std::size_t(i * N + j)] = 1.25 * abs_sum + std::fabs(bc);
+    }
+  }
+  std::vector<double> d = c, magnitude(c.size(), std::nan(""));  // in place: C == D
+  reference_gemm<RowMajor, ColumnMajor, RowMajor>(M, N, K, a.data(), K, b.data(), K, d.data(), N, d.data(), N, 1.25,
+                                                  -0.5, magnitude.data());
+  std::int64_t differing = 0;
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    differing += (d[e] != want[e]) + (magnitude[e] != want_magnitude[e]);
+  }
+  CHECK(differing == 0);
+}
+
 TEST_CASE("reference: 16-bit inputs are converted exactly, outputs rounded", "[reference]") {
   // 0.1 is not representable: the reference must use the rounded input, not 0.1.
   const half_t h(0.1f);
