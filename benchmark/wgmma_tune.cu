@@ -123,6 +123,17 @@ void run_shape(Extents s, cublasHandle_t blas, cublasLtHandle_t lt) {
   run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 128, 64>>,
                                 gemm::option::Schedule<Pingpong>,
                                 gemm::option::Cluster<2, 1>>>("Pingpong 128x128 2x1", p, rows);
+  // Small problems: tiles of 64 rows or 64 columns, for more CTAs than 128 x 128 gives (cuBLAS
+  // runs such shapes on 64 x 64 to 64 x 96 tiles in 8-CTA clusters: benchmark/notes/sweep.md).
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<128, 64, 64>>,
+                                gemm::option::Schedule<Cooperative>>>("Cooperative 128x64 1x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<64, 128, 64>>,
+                                gemm::option::Schedule<Pingpong>>>("Pingpong 64x128 1x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<64, 64, 64>>,
+                                gemm::option::Schedule<Pingpong>>>("Pingpong 64x64 1x1", p, rows);
+  run_tessera<gemm::WgmmaConfig<bf16, RowMajor, bf16, LB, bf16, RowMajor, gemm::option::Tile<GemmShape<64, 128, 64>>,
+                                gemm::option::Schedule<Pingpong>,
+                                gemm::option::Cluster<2, 1>>>("Pingpong 64x128 2x1", p, rows);
   std::printf("%lldx%lldx%lld  B %s-major\n", (long long)s.M, (long long)s.N, (long long)s.K, kRowB ? "row" : "col");
   probe::print_rows(rows, 2.0 * double(s.M) * double(s.N) * double(s.K),
                     g_no_blas ? 1.0f : std::min(rows[0].ms, rows[1].ms), 44);
