@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "tessera/arch/nvidia/wgmma.hpp"
+#include "tessera/gemm/tma/operand_tiles.hpp"
 #include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/wgmma/operand_descriptors.hpp"
 #include "tessera/gemm/wgmma/smem_plan.hpp"
 #include "tessera/layout/sm90_tile.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
@@ -79,6 +81,33 @@ TEST_CASE("a descriptor advanced by an offset is the descriptor of the offset ad
       }
     }
   }
+}
+
+namespace {
+// Each wgmma step's operand starts where the stage's tile puts element (row, k step's first k):
+// every 64-row block of A and the whole of B, every k step of the K tile.
+template <class Operands, int kInstructionK>
+void check_step_offsets() {
+  using D = gemm::WgmmaOperandDescriptors<Operands, kInstructionK>;
+  for (int kk = 0; kk < Operands::kBlockK / kInstructionK; ++kk) {
+    for (int row = 0; row < Operands::kBlockM; row += 64) {
+      CHECK(D::offset_a(row, kk) == Operands::TileA::offset(row, kk * kInstructionK));
+    }
+    CHECK(D::offset_b(kk) == Operands::TileB::offset(0, kk * kInstructionK));
+  }
+  // The descriptors' leading byte offsets: 16 for K-major, the 64-row chunk for MN-major.
+  CHECK(nvidia::decode_smem_descriptor(D::descriptor_a(1024)).leading_byte_offset ==
+        (Operands::kKMajorA ? 16u : std::uint32_t(Operands::TileA::kChunkBytes)));
+  CHECK(nvidia::decode_smem_descriptor(D::descriptor_b(1024)).leading_byte_offset ==
+        (Operands::kKMajorB ? 16u : std::uint32_t(Operands::TileB::kChunkBytes)));
+}
+}  // namespace
+
+TEST_CASE("the main loops' step offsets address the operand tiles' elements", "[wgmma][descriptor]") {
+  check_step_offsets<gemm::OperandTiles<bfloat16_t, bfloat16_t, true, true, 128, 256, 64>, 16>();
+  check_step_offsets<gemm::OperandTiles<bfloat16_t, bfloat16_t, false, false, 256, 128, 64>, 16>();
+  check_step_offsets<gemm::OperandTiles<half_t, half_t, true, false, 128, 128, 64>, 16>();
+  check_step_offsets<gemm::OperandTiles<float8_e4m3_t, float8_e4m3_t, true, true, 128, 128, 128>, 32>();  // fp8
 }
 
 namespace {

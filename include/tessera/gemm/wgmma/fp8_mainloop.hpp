@@ -41,6 +41,7 @@
 #include "tessera/gemm/tma/stage_ring.hpp"
 #include "tessera/gemm/scale_mode.hpp"
 #include "tessera/gemm/scheduler/tile_scheduler.hpp"
+#include "tessera/gemm/wgmma/operand_descriptors.hpp"
 #include "tessera/gemm/wgmma/scale_stages.hpp"
 #include "tessera/mma/wgmma_atom.hpp"
 
@@ -124,29 +125,26 @@ struct WgmmaFp8Mainloop {
     for (int rb = 0; rb < kRowBlocks; ++rb) nvidia::fence_registers(s[rb]);
   }
 
-  // Both operands K-major in the 128-byte swizzle: row r of a tile is its r-th 128-byte
-  // line, and k32 step kk starts 32 bytes further along it (wgmma.hpp, the canonical layout).
-  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset(int row, int kk) {
-    return std::uint32_t(row * 128 + kk * kInstructionK);
-  }
-  TESSERA_DEVICE static std::uint64_t descriptor(std::uint32_t address) {
-    return nvidia::make_smem_descriptor(address, 16, 1024, nvidia::Swizzle::k128B);
-  }
+  // Where a k32 step's operands start in a stage, and their descriptors (both K-major:
+  // wgmma/operand_descriptors.hpp, shared with the 16-bit main loop).
+  using Descriptors = WgmmaOperandDescriptors<Operands, kInstructionK>;
 
   // k32 steps [first, last) of the tile's MMAs over one stage into `sums` (overwritten by step
   // 0 unless accumulating), committed as one group.
   TESSERA_DEVICE static void issue(Sums& sums, std::uint32_t a, std::uint32_t b, int row0, bool accumulate,
                                    int first = 0, int last = kSteps) {
     // The stage's two descriptors, then each step's as a constant offset from them.
-    const std::uint64_t first_a = descriptor(a + offset(row0, 0)), first_b = descriptor(b);
+    const std::uint64_t first_a = Descriptors::descriptor_a(a + Descriptors::offset_a(row0, 0)),
+                        first_b = Descriptors::descriptor_b(b);
     nvidia::wgmma_fence();
     TESSERA_UNROLL
     for (int kk = 0; kk < kSteps; ++kk) {
       if (kk < first || kk >= last) continue;
       TESSERA_UNROLL
       for (int rb = 0; rb < kRowBlocks; ++rb) {
-        const std::uint64_t step_a = nvidia::advance_smem_descriptor(first_a, offset(rb * 64, kk));
-        const std::uint64_t step_b = nvidia::advance_smem_descriptor(first_b, offset(0, kk));
+        const std::uint64_t step_a =
+            nvidia::advance_smem_descriptor(first_a, Descriptors::offset_a(rb * 64, kk));
+        const std::uint64_t step_b = nvidia::advance_smem_descriptor(first_b, Descriptors::offset_b(kk));
         nvidia::wgmma_m64k32<kN, kTypeA, kTypeB>(sums[rb], step_a, step_b, (accumulate || kk > 0) ? 1 : 0);
       }
     }

@@ -14,6 +14,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/gemm/tma/stage_ring.hpp"
+#include "tessera/gemm/wgmma/operand_descriptors.hpp"
 
 namespace tessera::gemm {
 
@@ -32,35 +33,10 @@ struct WgmmaMainloop {
                 "Tessera WgmmaMainloop: A and B must both be half_t or both bfloat16_t");
   using TileA = typename Operands::TileA;
   using TileB = typename Operands::TileB;
-  // One instruction's K (16 for 16-bit inputs) as bytes along a K-major line, and as 128-byte
-  // lines down an MN-major chunk.
+  // One instruction's K (16 for 16-bit inputs); where its operands start in a stage, and their
+  // descriptors (wgmma/operand_descriptors.hpp, shared with the fp8 main loop).
   static constexpr int kInstructionK = 16;
-  static constexpr int kStepBytes = kInstructionK * Operands::kElementBytesA;
-  static constexpr int kStepLines = kInstructionK * 128;
-
-  // Where the A operand of rows [row, row + 64) of the tile, k step kk, starts in a stage
-  // (bytes from the stage's start). K-major: row r is the r-th 128-byte line, the step
-  // kStepBytes along it. MN-major: 64-row chunks TileA::kChunkBytes apart, the step
-  // kInstructionK lines down. (wgmma.hpp documents the canonical layouts.) Linear in row (a
-  // multiple of 64) and kk.
-  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset_a(int row, int kk) {
-    return Operands::kKMajorA ? std::uint32_t(row * 128 + kk * kStepBytes)
-                              : std::uint32_t((row / 64) * TileA::kChunkBytes + kk * kStepLines);
-  }
-  // The whole N extent of B, k step kk.
-  TESSERA_HOST_DEVICE static constexpr std::uint32_t offset_b(int kk) {
-    return std::uint32_t(kk * (Operands::kKMajorB ? kStepBytes : kStepLines));
-  }
-  // The descriptor of an operand at shared address `address` (its layout's leading byte
-  // offset: 16 for K-major, the chunk's bytes for MN-major).
-  TESSERA_DEVICE static std::uint64_t descriptor_a(std::uint32_t address) {
-    return nvidia::make_smem_descriptor(address, Operands::kKMajorA ? 16 : TileA::kChunkBytes, 1024,
-                                        nvidia::Swizzle::k128B);
-  }
-  TESSERA_DEVICE static std::uint64_t descriptor_b(std::uint32_t address) {
-    return nvidia::make_smem_descriptor(address, Operands::kKMajorB ? 16 : TileB::kChunkBytes, 1024,
-                                        nvidia::Swizzle::k128B);
-  }
+  using Descriptors = WgmmaOperandDescriptors<Operands, kInstructionK>;
 
   // acc += the tile's A rows [row0, row0 + 64 kRowBlocks) x B, over k_tiles K tiles starting
   // at ring position `pos` (advanced past them). release(stage) frees a stage.
@@ -76,15 +52,15 @@ struct WgmmaMainloop {
     // shift, a mask and an or for each operand of each wgmma, in the loop that must issue the
     // next K tile's MMAs while the last ones run (benchmark/notes/sweep.md, "Where the mid-size
     // kernels' time goes").
-    std::uint64_t first_stage_a = descriptor_a(stages_a + offset_a(row0, 0));
-    std::uint64_t first_stage_b = descriptor_b(stages_b);
+    std::uint64_t first_stage_a = Descriptors::descriptor_a(stages_a + Descriptors::offset_a(row0, 0));
+    std::uint64_t first_stage_b = Descriptors::descriptor_b(stages_b);
     std::uint32_t full_at = nvidia::smem_address(full);
     nvidia::keep_computed(first_stage_a);
     nvidia::keep_computed(first_stage_b);
     nvidia::keep_computed(full_at);
     int previous = -1;
     for (int kt = 0; kt < k_tiles; ++kt) {
-      nvidia::mbarrier_wait_at<kClusterWaits>(full_at + 8u * std::uint32_t(pos.stage), pos.phase);
+      nvidia::mbarrier_wait_at<kClusterWaits>(full_at + std::uint32_t(sizeof(std::uint64_t) * pos.stage), pos.phase);
       const std::uint64_t stage_a = nvidia::advance_smem_descriptor(first_stage_a, pos.stage * TileA::kBytes);
       const std::uint64_t stage_b = nvidia::advance_smem_descriptor(first_stage_b, pos.stage * TileB::kBytes);
       nvidia::wgmma_fence();
@@ -93,8 +69,8 @@ struct WgmmaMainloop {
         TESSERA_UNROLL
         for (int rb = 0; rb < kRowBlocks; ++rb) {
           nvidia::wgmma_m64k16<kN, kType, Operands::kKMajorA ? 0 : 1, Operands::kKMajorB ? 0 : 1>(
-              acc[rb], nvidia::advance_smem_descriptor(stage_a, offset_a(rb * 64, kk)),
-              nvidia::advance_smem_descriptor(stage_b, offset_b(kk)), 1);
+              acc[rb], nvidia::advance_smem_descriptor(stage_a, Descriptors::offset_a(rb * 64, kk)),
+              nvidia::advance_smem_descriptor(stage_b, Descriptors::offset_b(kk)), 1);
         }
       }
       nvidia::wgmma_commit_group();
