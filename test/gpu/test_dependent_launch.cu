@@ -7,7 +7,8 @@
 //   - a stand-in for the user's previous kernel writes A late; the dependent GEMM reads A
 //     (wgmma, cluster split-K, small M, Auto);
 //   - a long GEMM writes D1; the dependent GEMM reads D1 as its A;
-//   - a long GEMM reads A1; the dependent GEMM writes its D over A1.
+//   - a long GEMM reads A1; the dependent GEMM writes its D over A1;
+//   - the writer and the GEMM captured into a CUDA graph, replayed with a new A.
 // And every configuration with the option gives the right result on its own (odd shapes,
 // C == D, the packed path). Against the float64 reference with poisoned outputs (gemm_case.hpp).
 // Label `gpu`; needs an sm_90 device.
@@ -168,6 +169,47 @@ TEST_CASE("dependent launch: one GEMM after another, reading the first's D or wr
     const test::CaseOutcome r2 = host2.check_output(a1.download_with_guard(), DeviceBuffer<bf16>::kGuard);
     CHECK_CASE_OUTCOME(host2.shape, r2);
   }
+}
+
+// Captured, the dependent launch is a programmatic edge of the graph: replayed twice, with a new
+// A between the replays, the GEMM reads each replay's A.
+TEST_CASE("dependent launch: captured into a CUDA graph and replayed", "[gpu][dependent]") {
+  using test::DeviceBuffer;
+  using test::HostCase;
+  const CaseShape s = tma({512, 1024, 512, 0, 1.0f, 0.5f});
+  const std::uint64_t seed = test::fresh_seed();
+  INFO("seed " << seed);
+  HostCase<Dl> host(s, seed);
+  std::vector<bf16> poisoned_a(host.a.size());
+  test::poison(poisoned_a);
+  DeviceBuffer<bf16> final_a(host.a), da(poisoned_a), db(host.b), dc(host.c), dd(host.d);
+  const auto args = host.arguments(da.ptr, db.ptr, dc.ptr, dd.ptr);
+  OwnStream stream;
+  REQUIRE(gemm::Gemm<Dl>::run(args, nullptr, stream.s) == Status::kSuccess);  // first call outside the capture
+  REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
+  late_copy_kernel<<<1, 256, 0, stream.s>>>(final_a.ptr, da.ptr, std::int64_t(host.a.size()), 300000);
+  const Status captured = gemm::Gemm<Dl>::run(args, nullptr, stream.s);
+  REQUIRE_CUDA(cudaStreamEndCapture(stream.s, &graph));
+  REQUIRE(captured == Status::kSuccess);
+  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    INFO("replay " << replay);
+    if (replay == 1) {
+      test::fill_random(host.a, seed + 100);
+      REQUIRE_CUDA(cudaMemcpy(final_a.ptr, host.a.data(), host.a.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+    }
+    REQUIRE_CUDA(cudaMemcpy(da.ptr, poisoned_a.data(), poisoned_a.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemcpy(dd.ptr, host.d.data(), host.d.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaGraphLaunch(exec, stream.s));
+    REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+    const test::CaseOutcome r = host.check_output(dd.download_with_guard(), DeviceBuffer<bf16>::kGuard);
+    CHECK_CASE_OUTCOME(s, r);
+  }
+  REQUIRE_CUDA(cudaGraphExecDestroy(exec));
+  REQUIRE_CUDA(cudaGraphDestroy(graph));
 }
 
 TEST_CASE("dependent launch sanitizer cross-section", "[gpu][dependent][sanitize]") {
