@@ -28,7 +28,8 @@
 //   gemm_impls.hpp         the implementations a GEMM problem can time
 //   tessera_variants.hpp   the Tessera GEMMs timed, one line each
 //   suite_llm.hpp, suite_sweep.hpp, suite_fp8.hpp, suite_grouped.hpp, suite_batched.hpp, suite_epilogue.hpp,
-//   suite_fp8_moe.hpp (fp8 grouped/masked MoE, fused bias+GELU, decode split K)
+//   suite_fp8_moe.hpp (fp8 grouped/masked MoE, fused bias+GELU, decode split K), suite_chain.hpp
+//                          (dependent GEMMs back to back: programmatic dependent launch)
 //   suite_lowp.hpp         (HIP) Tessera's fp8 / MX MFMA configurations; lowp_elements.hpp
 //   tessera_bench.cu       the classic suite, the suite choice and main
 #include <benchmark/benchmark.h>
@@ -43,6 +44,7 @@
 #include "vendor_blas.hpp"
 #if defined(TESSERA_CUDA)
 #include "suite_batched.hpp"
+#include "suite_chain.hpp"
 #include "suite_epilogue.hpp"
 #include "suite_fp8.hpp"
 #include "suite_fp8_moe.hpp"
@@ -165,6 +167,9 @@ const std::vector<Suite>& suites() {
       {"sweep", "seeded transformer-like shapes (--sweep-seed, --sweep-count, --sweep-entries), Auto, AutoModel, "
                 "the default tile, cuBLAS, cuBLASLt",
        "^sweep_", &register_sweep_suite},
+      {"chain", "dependent GEMMs back to back (a model's layers): cuBLAS, cuBLASLt, Auto, and Auto with "
+                "option::DependentLaunch (programmatic dependent launch)",
+       "^chain/", &register_chain_suite},
 #endif
       {"classic", "row-major fp32/fp16/bf16 on 8 shapes, FMA family and naive kernel included; fp32 small M "
                   "(1-32 x 4096 x 4096, 8 x 8192 x 8192) with B row- and column-major",

@@ -24,7 +24,9 @@
 #   grouped GEMM: every group's rows start one tile late (the grouped scheduler's row offset
 #                 off by one tile), test_many_gemms;
 #   fp8 grouped:  an expert reads the previous expert's B scales (the scale stride per
-#                 problem); each group's last row is not stored (test_wgmma_fp8_many).
+#                 problem); each group's last row is not stored (test_wgmma_fp8_many);
+#   dependent launch: the kernels do not wait for the previous grid (griddepcontrol.wait
+#                 gone), test_dependent_launch.
 # Run on a CUDA machine (nvcc, sm_90a), usually through scripts/device/check.sh --mutants.
 #   mutation_check.sh [NAME...]               build and check every mutant (or those named)
 #   mutation_check.sh --build-only DIR [NAME...]  build them into DIR (on a machine without a
@@ -112,6 +114,8 @@ if [[ -z $mutants ]]; then
     test/gpu/test_wgmma_fp8_many.cu
   build_mutant test_many_gemms_mutant_offset tessera/gemm/scheduler/grouped.hpp \
     's/        u.row_begin = r.begin;/        u.row_begin = r.begin + cluster_rows;/' test/gpu/test_many_gemms.cu
+  build_mutant test_dependent_launch_mutant_no_wait tessera/arch/nvidia/grid_dependency.hpp \
+    's/  asm volatile("griddepcontrol.wait;" ::: "memory");//' test/gpu/test_dependent_launch.cu
   mutants=$work
 fi
 if [[ -n $build_only ]]; then
@@ -152,4 +156,5 @@ check test_stream_k_gemm_mutant_twice "[stream_k][layout]" "stream-K fix-up addi
 check test_many_gemms_mutant_offset "[grouped]" "grouped GEMM with every group's rows one tile late"
 check test_wgmma_fp8_many_mutant_expert_scale "[grouped]" "fp8 grouped GEMM reading the previous expert's B scales"
 check test_wgmma_fp8_many_mutant_last_row "[grouped]" "fp8 grouped GEMM dropping each group's last row"
+check test_dependent_launch_mutant_no_wait "[dependent]" "dependent launch without the wait for the previous grid"
 exit $status

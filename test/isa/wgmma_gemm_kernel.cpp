@@ -8,6 +8,7 @@
 // Shared memory: the kernels use only dynamic shared memory (the plan's total, set by the
 // launcher); ptxas's report shows no static shared memory, and the GPU suite checks the
 // dynamic size against the plan ("wgmma kernels use exactly the planned shared memory").
+#include "tessera/gemm/wgmma/cluster_split_config.hpp"
 #include "tessera/gemm/wgmma/config.hpp"
 
 namespace wgmma_isa {
@@ -38,9 +39,17 @@ struct Pp : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_
 struct Cl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
                         option::Tile<GemmShape<128, 256, 64>>,
                         option::Schedule<Cooperative>, option::Cluster<2, 1>> {};
+// Dependent launch (option::DependentLaunch): the default tile, and the cluster split-K
+// configuration Auto's split and small-M entries use.
+struct Dl : WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t, RowMajor,
+                        option::DependentLaunch> {};
+struct DlSplit : tessera::gemm::ClusterSplitK<WgmmaConfig<bfloat16_t, RowMajor, bfloat16_t, ColumnMajor, bfloat16_t,
+                                                          RowMajor, option::Tile<GemmShape<128, 128, 64>>,
+                                                          option::Schedule<Cooperative>, option::DependentLaunch>> {};
 }  // namespace wgmma_isa
 
 #if defined(__CUDACC__)
+#include "tessera/gemm/wgmma/cluster_split_kernel.hpp"
 #include "tessera/gemm/wgmma/kernel.hpp"
 
 namespace tessera::gemm {
@@ -60,6 +69,9 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::Tn, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<wgmma_isa::Tn>);
 template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, TmaPath::kPacked>(
     const __grid_constant__ TmaGemmParams<wgmma_isa::ColDF32>);
+template __global__ void wgmma_gemm_kernel<wgmma_isa::Dl, TmaPath::kTma>(const __grid_constant__ TmaGemmParams<wgmma_isa::Dl>);
+template __global__ void wgmma_cluster_split_kernel<wgmma_isa::DlSplit>(
+    const __grid_constant__ TmaGemmParams<wgmma_isa::DlSplit>);
 }  // namespace tessera::gemm
 #endif
 
@@ -125,3 +137,30 @@ template __global__ void wgmma_gemm_kernel<wgmma_isa::ColDF32, TmaPath::kPacked>
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // PTX-DAG: st.global.f32
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// The dependent-launch kernels (the default tile's checks apply; GDC below checks the option's part).
+// PTX-LABEL: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2DlELNS0_7TmaPathE0E
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+
+// ---- Dependent launch (FileCheck --check-prefix=GDC) -------------------------------------------
+// griddepcontrol appears in the two option::DependentLaunch kernels only (the others' code is
+// unchanged by the option's existence), and in each the wait comes before the kernel's first
+// access of global memory: no load, store, atomic or asynchronous copy of global memory (nor a
+// tensor map's prefetch) between the kernel's entry and the wait. The launch of dependents
+// follows the wait at once (no instruction between them). Kernels appear in the PTX in the
+// order they are instantiated.
+// GDC-NOT: griddepcontrol
+// GDC: .entry {{.*}}wgmma_gemm_kernel{{.*}}9wgmma_isa2DlELNS0_7TmaPathE0E
+// GDC-NOT: {{(ld|st|atom|red)\.global|cp\.async|prefetch\.tensormap|griddepcontrol}}
+// GDC: griddepcontrol.wait;
+// GDC-NOT: {{^[[:space:]]+[a-z@]}}
+// GDC: griddepcontrol.launch_dependents;
+// GDC-NOT: griddepcontrol
+// GDC: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// GDC-NOT: griddepcontrol
+// GDC: .entry {{.*}}wgmma_cluster_split_kernel{{.*}}7DlSplit
+// GDC-NOT: {{(ld|st|atom|red)\.global|cp\.async|griddepcontrol}}
+// GDC: griddepcontrol.wait;
+// GDC-NOT: {{^[[:space:]]+[a-z@]}}
+// GDC: griddepcontrol.launch_dependents;
+// GDC-NOT: griddepcontrol

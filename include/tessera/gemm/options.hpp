@@ -22,6 +22,10 @@
 //                                      takes the modes it implements (wgmma fp8: scale::PerTensor,
 //                                      PerRowColumn, Blockwise, the default PerTensor; MFMA:
 //                                      scale::None, PerTensor, Mx; tcgen05: scale::None, Mx, Nvfp4)
+//   option::DependentLaunch            programmatic dependent launch (wgmma, its split-K and small-M
+//                                      configurations): the kernel may start while the stream's
+//                                      previous kernel finishes, and waits for it before touching
+//                                      global memory (docs/host-api.md, "Dependent launch")
 //
 //   using Config = WgmmaConfig<bf16, RowMajor, bf16, ColumnMajor, float, RowMajor,
 //                              option::Tile<GemmShape<128, 128, 64>>, option::OutputElement<bf16>,
@@ -58,6 +62,7 @@ struct OutputElement {};
 struct Epilogue {};
 struct Scheduler {};
 struct Scales {};
+struct DependentLaunch {};
 }  // namespace kind
 
 // Every option derives from Option<its kind>.
@@ -136,6 +141,8 @@ struct Scales : Option<kind::Scales> {
                 "Nvfp4 or Fast<PerTensor or PerRowColumn> (gemm/scale_mode.hpp)");
   using type = M;
 };
+// A flag: given, the family's kernels are launched with programmatic stream serialization.
+struct DependentLaunch : Option<kind::DependentLaunch> {};
 
 }  // namespace option
 
@@ -193,6 +200,7 @@ struct ConfigOptions {
   using Scheduler = typename Get<option::kind::Scheduler, option::Scheduler<DefaultScheduler>>::type;
   static constexpr bool kEpilogueGiven = kGiven<option::kind::Epilogue>;
   static constexpr bool kScalesGiven = kGiven<option::kind::Scales>;
+  static constexpr bool kDependentLaunch = kGiven<option::kind::DependentLaunch>;
 };
 
 }  // namespace tessera::gemm

@@ -4,7 +4,9 @@
 //   Status s = launch_kernel(my_kernel<Config>, shape, stream, params);
 //
 // CUDA: a plain <<<>>> launch, or cudaLaunchKernelEx when the shape asks for a thread-
-// block cluster. HIP: <<<>>>. Emulated AMD (TESSERA_AMD_EMULATION, a host build): the
+// block cluster or a dependent launch (programmatic stream serialization: the kernel may start
+// before the stream's previous kernel ends, and must wait for it itself before touching global
+// memory: arch/nvidia/grid_dependency.hpp). HIP: <<<>>>. Emulated AMD (TESSERA_AMD_EMULATION, a host build): the
 // emulator runs every work-item of the grid on the host, through the hook declared
 // below and defined by the emulator layer. The Status is the runtime's answer to the
 // launch itself (configuration errors), not the kernel's outcome.
@@ -30,6 +32,7 @@ struct LaunchShape {
   unsigned block_x = 1;
   std::size_t dynamic_smem_bytes = 0;
   unsigned cluster_x = 1, cluster_y = 1;  // thread-block cluster (NVIDIA sm_90+ only)
+  bool dependent = false;                  // programmatic dependent launch (NVIDIA sm_90+ only)
 };
 
 #if defined(TESSERA_AMD_EMULATION) && !defined(TESSERA_HIP) && !defined(TESSERA_CUDA)
@@ -44,7 +47,7 @@ Status launch(const LaunchShape& shape, void (*entry)(void*), void* context);
 template <class... KernelParams, class... Args>
 Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, Stream /*stream*/,
                      Args&&... args) {
-  if (shape.cluster_x * shape.cluster_y != 1) return Status::kErrorUnsupported;
+  if (shape.cluster_x * shape.cluster_y != 1 || shape.dependent) return Status::kErrorUnsupported;
   struct Call {
     void (*kernel)(KernelParams...);
     std::tuple<std::decay_t<Args>...> args;
@@ -110,23 +113,32 @@ Status launch_kernel(void (*kernel)(KernelParams...), const LaunchShape& shape, 
   const dim3 grid(shape.grid_x, shape.grid_y, shape.grid_z);
   const dim3 block(shape.block_x);
 #if defined(TESSERA_CUDA)
-  if (shape.cluster_x * shape.cluster_y > 1) {
+  if (shape.cluster_x * shape.cluster_y > 1 || shape.dependent) {
     cudaLaunchConfig_t config{};
     config.gridDim = grid;
     config.blockDim = block;
     config.dynamicSmemBytes = shape.dynamic_smem_bytes;
     config.stream = stream;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = shape.cluster_x;
-    attribute[0].val.clusterDim.y = shape.cluster_y;
-    attribute[0].val.clusterDim.z = 1;
+    cudaLaunchAttribute attribute[2];
+    unsigned count = 0;
+    if (shape.cluster_x * shape.cluster_y > 1) {
+      attribute[count].id = cudaLaunchAttributeClusterDimension;
+      attribute[count].val.clusterDim.x = shape.cluster_x;
+      attribute[count].val.clusterDim.y = shape.cluster_y;
+      attribute[count].val.clusterDim.z = 1;
+      ++count;
+    }
+    if (shape.dependent) {
+      attribute[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attribute[count].val.programmaticStreamSerializationAllowed = 1;
+      ++count;
+    }
     config.attrs = attribute;
-    config.numAttrs = 1;
+    config.numAttrs = count;
     return status_from_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
 #else
-  if (shape.cluster_x * shape.cluster_y != 1) return Status::kErrorUnsupported;
+  if (shape.cluster_x * shape.cluster_y != 1 || shape.dependent) return Status::kErrorUnsupported;
 #endif
   kernel<<<grid, block, shape.dynamic_smem_bytes, stream>>>(std::forward<Args>(args)...);
   return last_launch_status();

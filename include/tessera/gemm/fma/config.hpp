@@ -75,6 +75,7 @@ struct FmaConfig
   TESSERA_CONFIG_REFUSES("FmaConfig", AccumulatorBuffers);
   TESSERA_CONFIG_REFUSES("FmaConfig", StagingBoxes);
   TESSERA_CONFIG_REFUSES("FmaConfig", Scales);
+  TESSERA_CONFIG_REFUSES("FmaConfig", DependentLaunch);
 
   static constexpr int kBlockM = BlockTile::kM;
   static constexpr int kBlockN = BlockTile::kN;

@@ -168,6 +168,7 @@ struct MfmaConfig
   TESSERA_CONFIG_REFUSES("MfmaConfig", CtaGroup);
   TESSERA_CONFIG_REFUSES("MfmaConfig", AccumulatorBuffers);
   TESSERA_CONFIG_REFUSES("MfmaConfig", StagingBoxes);
+  TESSERA_CONFIG_REFUSES("MfmaConfig", DependentLaunch);
   static constexpr bool kLowp = is_lowp_storage<ElementA_>;
   static constexpr bool kBlockScaled = OperandScales::kBlock;
   using Instruction = typename detail::WithBlockScales<

@@ -41,10 +41,12 @@ namespace detail {
 template <class EA, class LA, class EB, class LB, class EC, class LC, int kTileM, int kRowsPerTile, class... Options>
 struct SmallMTile {
   using User = ConfigOptions<EC, scheduler::DataParallel, Options...>;
-  using type = WgmmaConfig<EB, FlipLayout<LB>, EA, FlipLayout<LA>, EC, FlipLayout<LC>,
+  template <class... Extra>
+  using Make = WgmmaConfig<EB, FlipLayout<LB>, EA, FlipLayout<LA>, EC, FlipLayout<LC>,
                            option::Tile<GemmShape<kRowsPerTile, kTileM, 64>>, option::Schedule<schedule::Cooperative>,
                            option::OutputElement<typename User::ElementD>,
-                           option::Epilogue<TransposedEpilogue<typename User::Epilogue>>>;
+                           option::Epilogue<TransposedEpilogue<typename User::Epilogue>>, Extra...>;
+  using type = std::conditional_t<User::kDependentLaunch, Make<option::DependentLaunch>, Make<>>;
 };
 }  // namespace detail
 
@@ -76,10 +78,12 @@ struct Fp8SmallMTile {
   // The user's block scales seen from D^T (scale_mode.hpp); the other modes as they are.
   using InnerScales =
       std::conditional_t<Scales::kKind == scale::Kind::kBlockwise, scale::BlockwiseTransposed, Scales>;
-  using type = WgmmaConfig<EB, RowMajor, EA, ColumnMajor, ED, ColumnMajor,
+  template <class... Extra>
+  using Make = WgmmaConfig<EB, RowMajor, EA, ColumnMajor, ED, ColumnMajor,
                            option::Tile<GemmShape<128, kTileM, 128>>, option::Schedule<schedule::Cooperative>,
                            option::Scales<InnerScales>, option::OutputElement<ED>,
-                           option::Epilogue<TransposedEpilogue<typename User::Epilogue>>>;
+                           option::Epilogue<TransposedEpilogue<typename User::Epilogue>>, Extra...>;
+  using type = std::conditional_t<User::kDependentLaunch, Make<option::DependentLaunch>, Make<>>;
 };
 }  // namespace detail
 

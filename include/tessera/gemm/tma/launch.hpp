@@ -270,6 +270,7 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpac
   shape.block_x = C::kThreads;
   shape.dynamic_smem_bytes = kSmemBytes;
   shape.cluster_x = Cluster::kSize;
+  shape.dependent = C::kDependentLaunch;  // the kernel waits for the previous grid itself
   return launch_kernel(kKernel, shape, stream, p);
 }
 

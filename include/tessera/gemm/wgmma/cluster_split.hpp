@@ -156,6 +156,7 @@ struct KernelLauncher<ClusterSplitFamily, Config> {
     shape.block_x = Config::kThreads;
     shape.dynamic_smem_bytes = Plan::kTotalBytes;
     shape.cluster_x = unsigned(split);
+    shape.dependent = Config::kDependentLaunch;  // the kernel waits for the previous grid itself
     return launch_kernel(kKernel, shape, stream, p);
   }
 

@@ -71,6 +71,7 @@ struct ClusterSplitK {
   static constexpr bool kKMajorA = Tile::kKMajorA;
   static constexpr bool kKMajorB = Tile::kKMajorB;
   static constexpr bool kPingpong = false;
+  static constexpr bool kDependentLaunch = Tile::kDependentLaunch;  // option::DependentLaunch on the tile
   static constexpr int kThreads = Tile::kThreads;
   static constexpr int kWarpgroupRows = Tile::kWarpgroupRows;
   static constexpr int kWgmmaRowBlocks = Tile::kWgmmaRowBlocks;

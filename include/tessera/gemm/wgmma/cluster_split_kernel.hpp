@@ -21,6 +21,7 @@
 
 #include "tessera/arch/arch.hpp"
 #include "tessera/arch/nvidia/dsmem.hpp"
+#include "tessera/arch/nvidia/grid_dependency.hpp"
 #include "tessera/arch/nvidia/mbarrier.hpp"
 #include "tessera/arch/nvidia/tma.hpp"
 #include "tessera/arch/nvidia/wgmma.hpp"
@@ -90,6 +91,12 @@ struct WgmmaClusterSplitKernel {
     }
     __syncthreads();
     if (splits > 1) nvidia::cluster_arrive_relaxed();  // this CTA's inbox barrier is ready
+    if constexpr (Config::kDependentLaunch) {
+      // option::DependentLaunch: what came before touched shared memory and the parameters only
+      // and may overlap the previous kernel's tail; every global access comes after its end.
+      nvidia::wait_for_prerequisite_grids();
+      nvidia::let_dependents_launch();
+    }
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();

@@ -94,6 +94,9 @@ struct WgmmaConfig
       typename Options::template Get<option::kind::Schedule, option::Schedule<schedule::AutoSm90>>::type, kBlockM,
       kBlockN>;
   static constexpr bool kPingpong = Schedule::kPingpong;
+  // option::DependentLaunch: launched with programmatic stream serialization, the kernel waits
+  // for the previous grid before its first global access (wgmma/kernel.hpp).
+  static constexpr bool kDependentLaunch = Options::kDependentLaunch;
 
   // A is K-major when row-major; B (K x N) is K-major when column-major.
   static constexpr bool kKMajorA = LayoutA_::kIsRowMajor;

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/arch/nvidia/grid_dependency.hpp"
 #include "tessera/arch/nvidia/wgmma.hpp"
 #include "tessera/gemm/wgmma/staged_c_loader.hpp"
 #include "tessera/gemm/scheduler/fixup.hpp"
@@ -128,6 +129,14 @@ struct WgmmaGemmKernel {
       nvidia::fence_barrier_init();
     }
     cta_or_cluster_sync<Cluster>();  // every CTA's barriers exist before any CTA arrives on them
+    if constexpr (Config::kDependentLaunch) {
+      // option::DependentLaunch: what came before touched shared memory and the parameters only
+      // and may overlap the previous kernel's tail; every global access (the maps' operands, C,
+      // the scales, a group's sizes, the workspace, D) comes after its end. Letting the next
+      // kernel launch at once gives it the SMs this grid leaves idle and each SM this grid frees.
+      nvidia::wait_for_prerequisite_grids();
+      nvidia::let_dependents_launch();
+    }
 
     if (warpgroup == 0) {
       nvidia::setmaxnreg_dec<kProducerRegisters>();
