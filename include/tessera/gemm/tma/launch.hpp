@@ -270,7 +270,9 @@ Status persistent(Params& p, Stream stream, const DeviceInfo& d, const FixupSpac
   shape.block_x = C::kThreads;
   shape.dynamic_smem_bytes = kSmemBytes;
   shape.cluster_x = Cluster::kSize;
-  shape.dependent = C::kDependentLaunch;  // the kernel waits for the previous grid itself
+  // option::DependentLaunch (a family that takes it waits for the previous grid in its kernel;
+  // the others refuse it, so it is never given to them).
+  shape.dependent = C::Options::kDependentLaunch;
   return launch_kernel(kKernel, shape, stream, p);
 }
 

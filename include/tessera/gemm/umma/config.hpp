@@ -188,7 +188,6 @@ struct UmmaConfig
   TESSERA_CONFIG_REFUSES("UmmaConfig", MinBlocksPerSm);
   TESSERA_CONFIG_REFUSES("UmmaConfig", StagingBoxes);
   TESSERA_CONFIG_REFUSES("UmmaConfig", DependentLaunch);
-  static constexpr bool kDependentLaunch = false;  // (the shared persistent launch reads it)
   static constexpr int kCtaGroup = CtaGroup::kCtaGroup;
   static constexpr bool kCtaPair = kCtaGroup == 2;
   // A pair is a 2x1 cluster of its own; a one-CTA MMA may still share tiles by multicast.
