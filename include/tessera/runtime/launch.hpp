@@ -6,9 +6,9 @@
 // CUDA: a plain <<<>>> launch, or cudaLaunchKernelEx when the shape asks for a thread-
 // block cluster or a dependent launch (programmatic stream serialization: the kernel may start
 // before the stream's previous kernel ends, and must wait for it itself before touching global
-// memory: arch/nvidia/grid_dependency.hpp). HIP: <<<>>>. Emulated AMD (TESSERA_AMD_EMULATION, a host build): the
-// emulator runs every work-item of the grid on the host, through the hook declared
-// below and defined by the emulator layer. The Status is the runtime's answer to the
+// memory: arch/nvidia/grid_dependency.hpp). HIP: <<<>>>. Emulated AMD (TESSERA_AMD_EMULATION, a
+// host build): the emulator runs every work-item of the grid on the host, through the hook
+// declared below and defined by the emulator layer. The Status is the runtime's answer to the
 // launch itself (configuration errors), not the kernel's outcome.
 #pragma once
 #include <cstddef>
