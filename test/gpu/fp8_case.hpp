@@ -44,6 +44,7 @@ struct Fp8Case {
   bool amax = true;             // ask for the amax of D
   bool report = false;          // print the bound's use (max |error| / bound) for the notes
   gemm::SplitRequest split{};   // the call's request to a K-splitting scheduler (scheduler::StreamK<>)
+  cudaStream_t stream = nullptr;  // the stream the call runs on
 };
 
 // A random scale 2^e (1 + j/8).
@@ -307,7 +308,8 @@ struct Fp8Host {
   }
 };
 
-// Runs the case and checks it. `path_check(args, workspace)` may require the path taken;
+// Runs the case and checks it. `path_check(args, workspace)` may require the path taken (or
+// enqueue work on the case's stream just before the call);
 // `epilogue`: a configuration's fused epilogue (option::Epilogue), its arguments and formula.
 template <class Config, class PathCheck = NoArgsCheck>
 void check_fp8(const Fp8Case& s, PathCheck&& path_check = {}, Fp8EpilogueOf<Config> epilogue = {}) {
@@ -338,7 +340,7 @@ void check_fp8(const Fp8Case& s, PathCheck&& path_check = {}, Fp8EpilogueOf<Conf
     workspace = allocation + kWorkspaceGuard;
   }
   path_check(args, workspace);
-  const Status st = gemm::Gemm<Config>::run(args, workspace);
+  const Status st = gemm::Gemm<Config>::run(args, workspace, s.stream);
   INFO("status " << status_name(st));
   REQUIRE(st == Status::kSuccess);
   REQUIRE_CUDA(cudaDeviceSynchronize());

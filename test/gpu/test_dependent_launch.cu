@@ -9,8 +9,11 @@
 //   - a long GEMM writes D1; the dependent GEMM reads D1 as its A;
 //   - a long GEMM reads A1; the dependent GEMM writes its D over A1;
 //   - the writer and the GEMM captured into a CUDA graph, replayed with a new A.
+//   - fp8 (block-scaled, per tensor, the K-split decode): the previous kernel writes A's codes
+//     and A's scales late.
 // And every configuration with the option gives the right result on its own (odd shapes,
-// C == D, the packed path). Against the float64 reference with poisoned outputs (gemm_case.hpp).
+// C == D, the packed path). Against the float64 reference with poisoned outputs (gemm_case.hpp,
+// fp8_case.hpp).
 // Label `gpu`; needs an sm_90 device.
 #include "tessera/arch/nvidia/grid_dependency.hpp"
 #include "tessera/gemm/select/auto.hpp"
@@ -22,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "fp8_case.hpp"
 #include "gemm_case.hpp"
 
 using namespace tessera;
@@ -41,21 +45,45 @@ using DlSplit = gemm::ClusterSplitK<Dl128>;
 using DlSmallM = gemm::WgmmaSmallM<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, 16, 0, option::DependentLaunch>;
 using DlAuto = gemm::Auto<bf16, RowMajor, bf16, ColumnMajor, bf16, RowMajor, option::DependentLaunch>;
 
+using e4m3 = float8_e4m3_t;
+template <class Scales, class Tile, class Schedule>
+using DlFp8 = gemm::WgmmaConfig<e4m3, RowMajor, e4m3, ColumnMajor, bf16, RowMajor, option::Tile<Tile>,
+                                option::Schedule<Schedule>, option::OutputElement<bf16>, option::Scales<Scales>,
+                                option::DependentLaunch>;
+using DlFp8Block = DlFp8<gemm::scale::Blockwise, GemmShape<128, 128, 128>, schedule::Cooperative>;
+using DlFp8Tensor = DlFp8<gemm::scale::PerTensor, GemmShape<64, 128, 128>, schedule::Pingpong>;
+using DlFp8SmallM = gemm::WgmmaFp8SmallM<e4m3, e4m3, bf16, gemm::scale::Blockwise, 16, 0, option::DependentLaunch>;
+
 CaseShape tma(CaseShape s) {
   s.ld_multiple = 8;
   return s;
+}
+
+// Busy for `nanoseconds` of the global timer.
+__device__ void spin_for(std::uint64_t nanoseconds) {
+  std::uint64_t start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
 }
 
 // The stand-in for a user's kernel before the GEMM: lets its dependents launch, waits
 // `nanoseconds` (the global timer), then copies n elements of `from` into `to`. One CTA.
 __global__ void late_copy_kernel(const bf16* from, bf16* to, std::int64_t n, std::uint64_t nanoseconds) {
   nvidia::let_dependents_launch();
-  std::uint64_t start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
+  spin_for(nanoseconds);
   for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) to[i] = from[i];
+}
+
+// Two late copies of bytes in one stand-in kernel (A's fp8 codes and A's scales), as above.
+__global__ void late_copy_bytes_kernel(const unsigned char* from0, unsigned char* to0, std::int64_t n0,
+                                       const unsigned char* from1, unsigned char* to1, std::int64_t n1,
+                                       std::uint64_t nanoseconds) {
+  nvidia::let_dependents_launch();
+  spin_for(nanoseconds);
+  for (std::int64_t i = threadIdx.x; i < n0; i += blockDim.x) to0[i] = from0[i];
+  for (std::int64_t i = threadIdx.x; i < n1; i += blockDim.x) to1[i] = from1[i];
 }
 
 struct OwnStream {
@@ -89,6 +117,43 @@ void check_reads_after_late_writer(const CaseShape& s) {
   const test::CaseOutcome r = host.check_output(dd.download_with_guard(), DeviceBuffer<bf16>::kGuard);
   CHECK_CASE_OUTCOME(s, r);
 }
+
+// check_fp8's hook before the call: on the case's stream, A's codes and A's scales are saved,
+// poisoned (0xff bytes: NaN codes and scales) and restored by the late stand-in kernel, which the
+// dependent fp8 GEMM follows. The saved copies are freed once the case has synchronised.
+class PoisonUntilLateWriter {
+ public:
+  explicit PoisonUntilLateWriter(cudaStream_t stream) : stream_(stream) {}
+  PoisonUntilLateWriter(const PoisonUntilLateWriter&) = delete;
+  ~PoisonUntilLateWriter() {
+    for (void* p : saved_) cudaFree(p);
+  }
+  template <class Args>
+  void operator()(const Args& args, void* /*workspace*/) {
+    const std::size_t a_bytes = std::size_t(args.M * args.lda) * sizeof(*args.A);
+    const std::size_t sa_bytes = std::size_t(args.epilogue.a.size) * sizeof(float);
+    auto* a = reinterpret_cast<unsigned char*>(const_cast<e4m3*>(args.A));
+    auto* sa = reinterpret_cast<unsigned char*>(const_cast<float*>(args.epilogue.a.data));
+    unsigned char* a_saved = save(a, a_bytes);
+    unsigned char* sa_saved = save(sa, sa_bytes);
+    REQUIRE_CUDA(cudaMemsetAsync(a, 0xff, a_bytes, stream_));
+    REQUIRE_CUDA(cudaMemsetAsync(sa, 0xff, sa_bytes, stream_));
+    late_copy_bytes_kernel<<<1, 256, 0, stream_>>>(a_saved, a, std::int64_t(a_bytes), sa_saved, sa,
+                                                   std::int64_t(sa_bytes), 300000);
+    REQUIRE_CUDA(cudaGetLastError());
+  }
+
+ private:
+  unsigned char* save(const unsigned char* from, std::size_t bytes) {
+    void* p = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&p, bytes));
+    saved_.push_back(p);
+    REQUIRE_CUDA(cudaMemcpyAsync(p, from, bytes, cudaMemcpyDeviceToDevice, stream_));
+    return static_cast<unsigned char*>(p);
+  }
+  cudaStream_t stream_;
+  std::vector<void*> saved_;
+};
 
 }  // namespace
 
@@ -217,8 +282,40 @@ TEST_CASE("dependent launch: captured into a CUDA graph and replayed", "[gpu][de
   REQUIRE_CUDA(cudaGraphDestroy(graph));
 }
 
+TEMPLATE_TEST_CASE("dependent launch: fp8 configurations with the option, on their own", "[gpu][dependent][fp8]",
+                   DlFp8Block, DlFp8Tensor) {
+  using test::Fp8Case;
+  // K tails inside a scale block, beta with C == D, and an A that TMA cannot describe (the
+  // packed path) beside the aligned ones.
+  test::check_fp8<TestType>(Fp8Case{1000, 520, 784, 0, 1.0f, 0.5f});
+  test::check_fp8<TestType>(Fp8Case{129, 1000, 4096, 16, 1.0f, 1.0f, true});
+  Fp8Case packed{300, 256, 200, 3};
+  packed.workspace = true;
+  test::check_fp8<TestType>(packed);
+}
+
+TEST_CASE("dependent launch: fp8 decode (transposed K split) with the option, on its own", "[gpu][dependent][fp8]") {
+  using test::Fp8Case;
+  for (const Fp8Case& s : {Fp8Case{1, 4096, 4096}, Fp8Case{16, 1000, 784, 0, 1.0f, 0.5f}, Fp8Case{13, 512, 2048}}) {
+    test::check_fp8<DlFp8SmallM>(s);
+  }
+}
+
+TEMPLATE_TEST_CASE("dependent launch: fp8 reads the codes and scales the previous kernel wrote",
+                   "[gpu][dependent][fp8]", DlFp8Block, DlFp8Tensor, DlFp8SmallM) {
+  using test::Fp8Case;
+  const bool decode = std::is_same_v<TestType, DlFp8SmallM>;
+  for (Fp8Case s : {decode ? Fp8Case{8, 2048, 4096} : Fp8Case{512, 1024, 512, 0, 1.0f, 0.5f},
+                    decode ? Fp8Case{64, 512, 8192} : Fp8Case{256, 256, 8192}}) {
+    OwnStream stream;
+    s.stream = stream.s;
+    test::check_fp8<TestType>(s, PoisonUntilLateWriter(stream.s));
+  }
+}
+
 TEST_CASE("dependent launch sanitizer cross-section", "[gpu][dependent][sanitize]") {
   check_gemm<Dl>(tma({300, 520, 200, 0, 1.0f, 0.5f}));
   check_gemm<DlSplit>(tma({256, 256, 4096}));
   check_gemm<DlSmallM>(tma({8, 1000, 512}));
+  test::check_fp8<DlFp8Block>(test::Fp8Case{300, 256, 384, 0, 1.0f, 0.5f});
 }
