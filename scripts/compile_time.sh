@@ -17,12 +17,16 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 limit=${LIMIT_S:-40}
 out=$(mktemp -d "${TMPDIR:-/tmp}/tessera_compile_time.XXXXXX")
 trap 'rm -rf "$out"' EXIT
+# Children's CPU time so far (non-zero where this shell replaced one that had run other
+# commands, as the last command of a subshell is), subtracted below.
+times > "$out/times0"
 start=$(date +%s.%N)
 "$nvcc" -std=c++17 -O3 -DNDEBUG -gencode=arch=compute_90a,code=sm_90a -I"$root/include" "$@" \
     -c "$src" -o "$out/tu.o"
 end=$(date +%s.%N)
 times > "$out/times"  # in this shell (a subshell's would not count nvcc): children's user, sys on line 2
-read -r cu cs < <(tail -1 "$out/times" | tr 'ms' '  ' | awk '{print $1 * 60 + $2, $3 * 60 + $4}')
+read -r cu0 cs0 < <(tail -1 "$out/times0" | tr 'ms' '  ' | awk '{print $1 * 60 + $2, $3 * 60 + $4}')
+read -r cu cs < <(tail -1 "$out/times" | tr 'ms' '  ' | awk -v u="$cu0" -v s="$cs0" '{print $1 * 60 + $2 - u, $3 * 60 + $4 - s}')
 wall=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b - a}')
 cpu=$(awk -v u="$cu" -v s="$cs" 'BEGIN{printf "%.1f", u + s}')
 verdict=$(awk -v c="$cpu" -v l="$limit" 'BEGIN{print (c <= l) ? "ok" : "over"}')
