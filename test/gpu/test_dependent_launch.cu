@@ -59,31 +59,27 @@ CaseShape tma(CaseShape s) {
   return s;
 }
 
-// Busy for `nanoseconds` of the global timer.
-__device__ void spin_for(std::uint64_t nanoseconds) {
+// A copy the stand-in kernel makes late: `bytes` bytes from `from` to `to` (none by default).
+struct LateCopy {
+  const void* from = nullptr;
+  void* to = nullptr;
+  std::int64_t bytes = 0;
+};
+
+// The stand-in for a user's kernel before the GEMM: lets its dependents launch, waits
+// `nanoseconds` (the global timer), then makes its copies (A, and fp8 A's scales). One CTA.
+__global__ void late_copy_kernel(LateCopy first, LateCopy second, std::uint64_t nanoseconds) {
+  nvidia::let_dependents_launch();
   std::uint64_t start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   do {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
   } while (now - start < nanoseconds);
-}
-
-// The stand-in for a user's kernel before the GEMM: lets its dependents launch, waits
-// `nanoseconds` (the global timer), then copies n elements of `from` into `to`. One CTA.
-__global__ void late_copy_kernel(const bf16* from, bf16* to, std::int64_t n, std::uint64_t nanoseconds) {
-  nvidia::let_dependents_launch();
-  spin_for(nanoseconds);
-  for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) to[i] = from[i];
-}
-
-// Two late copies of bytes in one stand-in kernel (A's fp8 codes and A's scales), as above.
-__global__ void late_copy_bytes_kernel(const unsigned char* from0, unsigned char* to0, std::int64_t n0,
-                                       const unsigned char* from1, unsigned char* to1, std::int64_t n1,
-                                       std::uint64_t nanoseconds) {
-  nvidia::let_dependents_launch();
-  spin_for(nanoseconds);
-  for (std::int64_t i = threadIdx.x; i < n0; i += blockDim.x) to0[i] = from0[i];
-  for (std::int64_t i = threadIdx.x; i < n1; i += blockDim.x) to1[i] = from1[i];
+  for (const LateCopy& c : {first, second}) {
+    const auto* from = static_cast<const unsigned char*>(c.from);
+    auto* to = static_cast<unsigned char*>(c.to);
+    for (std::int64_t i = threadIdx.x; i < c.bytes; i += blockDim.x) to[i] = from[i];
+  }
 }
 
 struct OwnStream {
@@ -109,7 +105,8 @@ void check_reads_after_late_writer(const CaseShape& s) {
   void* workspace = nullptr;
   if (workspace_bytes > 0) REQUIRE_CUDA(cudaMalloc(&workspace, workspace_bytes));
   OwnStream stream;
-  late_copy_kernel<<<1, 256, 0, stream.s>>>(final_a.ptr, da.ptr, std::int64_t(host.a.size()), 300000);
+  late_copy_kernel<<<1, 256, 0, stream.s>>>({final_a.ptr, da.ptr, std::int64_t(host.a.size() * sizeof(bf16))}, {},
+                                            300000);
   REQUIRE_CUDA(cudaGetLastError());
   REQUIRE(gemm::Gemm<Config>::run(args, workspace, stream.s) == Status::kSuccess);
   REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
@@ -138,8 +135,8 @@ class PoisonUntilLateWriter {
     unsigned char* sa_saved = save(sa, sa_bytes);
     REQUIRE_CUDA(cudaMemsetAsync(a, 0xff, a_bytes, stream_));
     REQUIRE_CUDA(cudaMemsetAsync(sa, 0xff, sa_bytes, stream_));
-    late_copy_bytes_kernel<<<1, 256, 0, stream_>>>(a_saved, a, std::int64_t(a_bytes), sa_saved, sa,
-                                                   std::int64_t(sa_bytes), 300000);
+    late_copy_kernel<<<1, 256, 0, stream_>>>({a_saved, a, std::int64_t(a_bytes)},
+                                             {sa_saved, sa, std::int64_t(sa_bytes)}, 300000);
     REQUIRE_CUDA(cudaGetLastError());
   }
 
@@ -260,7 +257,8 @@ TEST_CASE("dependent launch: captured into a CUDA graph and replayed", "[gpu][de
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   REQUIRE_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
-  late_copy_kernel<<<1, 256, 0, stream.s>>>(final_a.ptr, da.ptr, std::int64_t(host.a.size()), 300000);
+  late_copy_kernel<<<1, 256, 0, stream.s>>>({final_a.ptr, da.ptr, std::int64_t(host.a.size() * sizeof(bf16))}, {},
+                                            300000);
   const Status captured = gemm::Gemm<Dl>::run(args, nullptr, stream.s);
   REQUIRE_CUDA(cudaStreamEndCapture(stream.s, &graph));
   REQUIRE(captured == Status::kSuccess);
