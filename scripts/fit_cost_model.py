@@ -37,12 +37,14 @@ benchmark/notes/fma.md: 132 SMs, 1980 MHz observed; a device-to-device copy meas
   peak        132 SMs x 4096 dense 16-bit tensor FLOP per clock per SM (Hopper's wgmma rate:
               the H100 SXM's published 989 TFLOP/s dense bf16 at 1830 MHz over 132 SMs, noted in
               benchmark/notes/grouped.md) x 1.98 GHz
-  per entry   the peak times the share shared memory can carry: per k16 step a 128 x n tile's
-              TMA copies write (128 + n) x 32 bytes of A and B, and its two consumer warpgroups
-              read 2 x 2 KiB of A and 2 x 32 n bytes of B, in the n clocks the tensor cores take,
-              against 128 bytes per clock per SM of shared memory (32 banks x 4 bytes;
-              benchmark/notes/fp8.md meets that limit): min(1, 128 / (8192 / n + 96)); a 2 x 1
-              cluster's multicast does not change what each SM's shared memory carries
+  per entry   the peak times the share shared memory can carry: per k16 step an m x n tile's
+              TMA copies write (m + n) x 32 bytes of A and B, and its m / 64 consumer
+              warpgroups read 32 m bytes of A and m / 64 x 32 n bytes of B, in the m n / 128
+              clocks the tensor cores take, against 128 bytes per clock per SM of shared memory
+              (32 banks x 4 bytes; benchmark/notes/fp8.md meets that limit): for m = 128,
+              min(1, 128 / (8192 / n + 96)); for the 64 x 128 Pingpong tile (one warpgroup per
+              tile) 128 / 192 of the peak; a 2 x 1 cluster's multicast does not change what each
+              SM's shared memory carries
   bandwidth   the copy rate above, for every DRAM byte
   DSMEM       the same 128 bytes per clock per SM for a cluster's partial sums, and for the
               stream-K tile owner's reads of its sharers' partial tiles
@@ -60,9 +62,11 @@ import sys
 # The order of AutoEntry (include/tessera/gemm/select/auto_rule.hpp); the header's
 # static_assert in cost_model.hpp checks the count.
 ENTRIES = ["kSmallM16", "kSmallM32", "kSmallM64", "kSplit64", "kSplit128", "kTile128", "kStreamK",
-           "kStreamK128", "kLarge", "kLarge2x1"]
+           "kStreamK128", "kLarge", "kLarge2x1", "kTile64"]
 TILE_N = {"kSmallM16": 16, "kSmallM32": 32, "kSmallM64": 64, "kSplit64": 64, "kSplit128": 128,
-          "kTile128": 128, "kStreamK": 256, "kStreamK128": 128, "kLarge": 256, "kLarge2x1": 256}
+          "kTile128": 128, "kStreamK": 256, "kStreamK128": 128, "kLarge": 256, "kLarge2x1": 256,
+          "kTile64": 128}
+TILE_M = {e: 64 if e == "kTile64" else 128 for e in ENTRIES}
 
 SMS = 132
 CLOCK_GHZ = 1.98
@@ -99,8 +103,9 @@ def first_principles(facts=None):
     peak = f["sms"] * FLOP_PER_CLOCK_PER_SM * f["clock_ghz"] * 1e9 / 1e12
     tflops = {}
     for e in ENTRIES:
-        n = TILE_N[e]
-        need = 8192.0 / n + 96.0  # bytes per clock a 128 x n tile moves through shared memory
+        m, n = TILE_M[e], TILE_N[e]
+        # Bytes per clock an m x n tile moves through shared memory (the docstring's count).
+        need = (32.0 * (m + n) + 32.0 * m + m / 64.0 * 32.0 * n) / (m * n / 128.0)
         tflops[e] = peak * min(1.0, SMEM_BYTES_PER_CLOCK / need)
     source = ("first principles (scripts/fit_cost_model.py: H200 facts, no timing)" if facts is None else
               f"first principles (scripts/fit_cost_model.py: {f['name']} facts from a sweep's context, no timing)")

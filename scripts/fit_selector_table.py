@@ -32,7 +32,7 @@ import re
 import sys
 
 ENTRIES = ["kSmallM16", "kSmallM32", "kSmallM64", "kSplit64", "kSplit128", "kTile128", "kStreamK",
-           "kStreamK128", "kLarge", "kLarge2x1"]
+           "kStreamK128", "kLarge", "kLarge2x1", "kTile64"]
 K_NEIGHBOURS = 8
 BETA_PENALTY = 0.5
 LAYOUT_PENALTY = 0.3
@@ -130,7 +130,7 @@ def write_header(rows, sources, device, out):
         "  float log2_m, log2_n, log2_k;",
         "  bool reads_c;    // beta != 0",
         "  bool k_major_b;  // B column-major (W[N][K])",
-        "  float cost[10];",
+        "  float cost[%d];" % len(ENTRIES),
         "};",
         "",
         "struct TimedTable {",
@@ -162,6 +162,51 @@ def runs_of(label, times):
     return {e for e in ENTRIES if times[label].get("tessera_entry_" + e)}
 
 
+def percentile(xs, q):
+    """The q-quantile of xs, interpolated between the sorted values (numpy's default)."""
+    xs = sorted(xs)
+    at = q * (len(xs) - 1)
+    lo = int(math.floor(at))
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (at - lo)
+
+
+def baseline_report(times, rows):
+    """Issue 28's measures on a held-out sweep, against the faster of cuBLAS and cuBLASLt in the
+    same run (speed ratio: the baseline's time over ours): the table's choice (its entry's
+    measured time), the selector as the binary timed it (tessera_auto) and the fastest entry."""
+    ratios = collections.defaultdict(lambda: collections.defaultdict(list))
+    for label in sorted(times):
+        f = features(label)
+        runs = runs_of(label, times)
+        base = [times[label][b] for b in ("cublas", "cublaslt") if times[label].get(b)]
+        if f is None or not runs or not base:
+            continue
+        entry_time = lambda e: times[label]["tessera_entry_" + e]
+        candidates = {
+            "nearest shapes (this table)": entry_time(choose(f, runs, rows)),
+            "fastest entry (an oracle)": min(entry_time(e) for e in runs),
+        }
+        if times[label].get("tessera_auto"):
+            candidates["Auto as timed (the binary's table)"] = times[label]["tessera_auto"]
+        for name, t in candidates.items():
+            for part in ("all", "beta 1" if f[3] else "beta 0"):
+                ratios[name][part].append(min(base) / t)
+    if not ratios:
+        return
+    gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+    print()
+    print("Against the faster of cuBLAS and cuBLASLt in the same run (its time over ours):")
+    print()
+    print("| | shapes | geomean beta 0 | geomean beta 1 | p10 | worst |")
+    print("|---|---|---|---|---|---|")
+    for name, parts in ratios.items():
+        xs = parts["all"]
+        part = lambda key: "%.3f" % gm(parts[key]) if parts[key] else "-"
+        print("| %s | %d | %s | %s | %.3f | %.3f |" % (
+            name, len(xs), part("beta 0"), part("beta 1"), percentile(xs, 0.1), min(xs)))
+
+
 def report(rows, path):
     times, device = load(path)
     chosen, rule, default_ratio, rule_default = [], [], [], []
@@ -183,6 +228,8 @@ def report(rows, path):
                 rule_default.append(times[label]["tessera_auto"] / times[label]["tessera_wgmma"])
         if t / best > 1.02:
             off.append((t / best, label, e, min(runs, key=lambda x: times[label]["tessera_entry_" + x])))
+    if not chosen:
+        sys.exit("fit_selector_table.py: %s has no tessera_entry_* medians (run the held-out sweep with --sweep-entries)" % path)
     gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
     print("Held-out sweep %s (%s), %d shapes, against the fastest entry of each shape:" % (path, device, len(chosen)))
     print()
@@ -195,6 +242,7 @@ def report(rows, path):
         print("| the rule as timed (tessera_auto) | %d (%.0f%%) | %.3f | %.3f | %d |" % (
             sum(x <= 1.02 for x in rule), 100.0 * sum(x <= 1.02 for x in rule) / len(rule), gm(rule), max(rule),
             sum(x > 1.02 for x in rule_default)))
+    baseline_report(times, rows)
     print()
     print("The nearest-shapes choices more than 2%% slower than the fastest entry (%d; the worst 10):" % len(off))
     for r, label, e, b in sorted(off, reverse=True)[:10]:

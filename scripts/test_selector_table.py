@@ -122,6 +122,10 @@ def main():
                 t = 1.0 if lo <= lm < hi else 1.5
                 benchmarks.append({"name": "sweep_bf16/tessera_entry_%s/%s/iterations:50/repeats:3/manual_time_median" % (e, label),
                                    "aggregate_name": "median", "run_type": "aggregate", "real_time": t, "time_unit": "ms"})
+            # The baseline: as fast as the fastest entry on even M, twice as fast on odd M.
+            benchmarks.append({"name": "sweep_bf16/cublas/%s/iterations:50/repeats:3/manual_time_median" % label,
+                               "aggregate_name": "median", "run_type": "aggregate",
+                               "real_time": 1.0 if m % 2 == 0 else 0.5, "time_unit": "ms"})
         sweep = os.path.join(tmp, "sweep.json")
         json.dump({"context": {"device": "made-up"}, "benchmarks": benchmarks}, open(sweep, "w"))
         out_header = os.path.join(tmp, "timed_table.hpp")
@@ -135,6 +139,13 @@ def main():
         m = re.search(r"\| nearest shapes \(this table\) \| (\d+) \((\d+)%\)", rep)
         if not m or int(m.group(2)) < 90:
             failures.append("on its own made-up sweep the selector picks the fastest entry on too few shapes:\n" + rep)
+        odd = sum(int(label.split("x")[0]) % 2 for label in labels)
+        want = math.exp(odd * math.log(0.5) / len(labels))
+        m = re.search(r"\| fastest entry \(an oracle\) \| 120 \| ([\d.]+) \| - \| ([\d.]+) \| ([\d.]+) \|", rep)
+        if not m or abs(float(m.group(1)) - want) > 1e-3 or float(m.group(3)) != 0.5 or float(m.group(2)) != 0.5:
+            failures.append("the report's baseline row for the oracle is not geomean %.3f, p10 0.5, worst 0.5:\n%s" % (want, rep))
+        if abs(fst.percentile([1, 2, 3, 4, 5], 0.1) - 1.4) > 1e-12 or fst.percentile([7], 0.1) != 7:
+            failures.append("percentile is not numpy's linear interpolation")
         if cxx is not None:
             src = os.path.join(tmp, "compile.cpp")
             open(src, "w").write('#include "%s"\nint main() { return tessera::gemm::select::TimedTable::kShapes == 120 ? 0 : 1; }\n'

@@ -17,6 +17,9 @@
   sweep_report.py --against: two made-up runs whose speeds and baselines' drift are known per
   shape come out as the speed change, the change of the ratio to the baseline, the drift and
   the shapes that moved.
+  device/calibrate_selector.sh, with a stand-in for tessera_bench: seeds timed over two calls,
+  the JSON kept to medians, the table written once both calibration seeds are there, the
+  held-out report, a skipped benchmark failing the run.
 The benchmark names carry Google Benchmark's suffix (/iterations:N/repeats:R/manual_time), as
 tessera_bench writes them.
 
@@ -119,7 +122,8 @@ def fit_round_trip(tmp):
         src = os.path.join(tmp, "use.cpp")
         with open(src, "w") as f:
             f.write('#include "cost_table.hpp"\nstatic_assert(tessera::gemm::select::CostTable::kTflops[0] > 0, "");\n'
-                    'int main() { return tessera::gemm::select::CostTable::kEntries == 10 ? 0 : 1; }\n')
+                    'static_assert(tessera::gemm::select::CostTable::kEntries == %d, "");\n'
+                    'int main() { return 0; }\n' % len(fit.ENTRIES))
         r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-I", tmp, src], capture_output=True, text=True)
         check(r.returncode == 0, "fit: the generated header compiles: " + r.stderr)
     shipped = os.path.join(ROOT, "include/tessera/gemm/select/cost_table.hpp")
@@ -257,6 +261,60 @@ def against_report(tmp):
     check("- tessera_auto 5x4096x1056_b0_bt: 0.900" in text, "against: the shape that slowed down")
 
 
+FAKE_BENCH = r"""#!/usr/bin/env python3
+# A stand-in for tessera_bench --suite=sweep --sweep-entries: per seed 12 shapes, on which
+# kTile64 is fastest where M is odd and kLarge elsewhere, cuBLAS 1 ms; median and mean rows.
+import json, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a)
+if "--device-name" in sys.argv:
+    print("Made_Up_GPU")
+    sys.exit(0)
+seed = int(args["--sweep-seed"])
+rows = []
+for i in range(12):
+    m = 64 * (seed * 100 + i) + (i % 2)
+    label = "%dx4096x4096_b0_bt" % m
+    for impl, t in (("tessera_entry_kLarge", 1.0 if m % 2 == 0 else 2.0),
+                    ("tessera_entry_kTile64", 2.0 if m % 2 == 0 else 1.0), ("cublas", 1.0)):
+        for agg in ("median", "mean"):
+            rows.append({"name": "sweep_bf16/%s/%s/iterations:50/repeats:3/manual_time_%s" % (impl, label, agg),
+                         "run_type": "aggregate", "aggregate_name": agg, "real_time": t, "time_unit": "ms"})
+json.dump({"context": {"device": "Made Up GPU"}, "benchmarks": rows}, open(args["--benchmark_out"], "w"))
+if seed == 9:
+    print("ERROR OCCURRED: made up")
+"""
+
+
+def calibrate_script(tmp):
+    """scripts/device/calibrate_selector.sh with a stand-in for tessera_bench: seeds over two calls,
+    the JSON kept to medians, the table written once both calibration seeds are there, the
+    held-out report, a skipped benchmark failing the run."""
+    bench = os.path.join(tmp, "fake_bench")
+    with open(bench, "w") as f:
+        f.write(FAKE_BENCH)
+    os.chmod(bench, 0o755)
+    script = os.path.join(ROOT, "scripts/device/calibrate_selector.sh")
+    first, second = os.path.join(tmp, "cal1"), os.path.join(tmp, "cal2")
+    run = lambda *a: subprocess.run(["bash", script, "--bench=" + bench, *a], capture_output=True, text=True)
+    r = run("--run=1", "--out=" + first)
+    check(r.returncode == 0 and "no JSON of seed 3 yet" in r.stdout, "calibrate: the fit waits for seed 3: " + r.stdout + r.stderr)
+    check(not os.path.exists(os.path.join(first, "timed_table.hpp")), "calibrate: no table from one seed")
+    kept = json.load(open(os.path.join(first, "Made_Up_GPU_sweep_entries_seed1.json")))["benchmarks"]
+    check(len(kept) == 36 and all(b["aggregate_name"] == "median" for b in kept), "calibrate: the JSON kept to medians")
+    r = run("--run=3,4", "--inputs=" + first, "--out=" + second)
+    check(r.returncode == 0, "calibrate: the second call runs: " + r.stderr)
+    header = os.path.join(second, "timed_table.hpp")
+    text = open(header).read() if os.path.exists(header) else ""
+    check("kShapes = 24;" in text and "Made_Up_GPU_sweep_entries_seed1.json and Made_Up_GPU_sweep_entries_seed3.json" in text,
+          "calibrate: the table from seeds 1 and 3")
+    written = os.path.join(second, "report" + ".md")  # the report the script writes under --out
+    report_md = open(written).read() if os.path.exists(written) else ""
+    check("seed4.json" in report_md and "| fastest entry (an oracle) | 12 | 1.000 |" in report_md,
+          "calibrate: the report on the held-out seed:\n" + report_md)
+    r = run("--calibrate=9", "--held-out=none", "--out=" + os.path.join(tmp, "cal3"))
+    check(r.returncode != 0 and "skipped benchmarks" in r.stderr, "calibrate: a skipped benchmark fails the run")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tessera_sweep_scripts_")
     try:
@@ -264,6 +322,7 @@ def main():
         report(tmp)
         against_report(tmp)
         fit_report(tmp)
+        calibrate_script(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -411,6 +411,32 @@ TEMPLATE_TEST_CASE("selector: every entry computes the right result", "[gpu][sha
   }
 }
 
+// Entries no shape of the rule reaches (the timed selector and the tuned mode may run them):
+// each forced, on the layouts and paths every entry must take (AutoRule::runs says they run
+// every valid argument): TMA with tails, realigning without a workspace, packed with one, in
+// place with beta.
+TEMPLATE_TEST_CASE("selector: the entries the rule never picks, forced, every layout and path", "[gpu][shapes][auto]",
+                   (Auto<bfloat16_t, bfloat16_t, RowMajor, ColumnMajor, RowMajor>),
+                   (Auto<bfloat16_t, bfloat16_t, RowMajor, RowMajor, RowMajor>),
+                   (Auto<half_t, float, ColumnMajor, RowMajor, ColumnMajor>),
+                   (Auto<bfloat16_t, bfloat16_t, ColumnMajor, ColumnMajor, RowMajor>)) {
+  using Tile64 = typename TestType::Entries::Tile64;
+  CHECK(TestType::Entries::with(gemm::AutoEntry::kTile64, [](auto e) { return std::is_same_v<decltype(e), Tile64>; }));
+  for (const CaseShape& s : {tma({8, 8, 8}), tma({72, 136, 200, 0, 1.0f, 0.5f}), tma({264, 520, 1000, 0, -1.0f, 1.0f}),
+                             tma({1000, 40, 128}), tma({136, 4096, 72, 8, 1.0f, 0.0f}), tma({40, 64, 0, 0, 1.0f, 0.5f})}) {
+    check_gemm<Tile64>(s);
+    check_gemm<Tile64>(in_place(s));
+  }
+  for (const CaseShape& s : {CaseShape{1, 1, 1}, CaseShape{63, 65, 127, 1}, CaseShape{129, 127, 65, 3, 2.0f, -1.0f},
+                             CaseShape{1000, 33, 129, 5, 1.0f, 1.0f}}) {
+    check_gemm<Tile64>(s);
+    CaseShape w = s;
+    w.workspace = true;
+    check_gemm<Tile64>(w);
+    check_gemm<Tile64>(in_place(w));
+  }
+}
+
 TEST_CASE("selector: explain says which kernel and why", "[gpu][shapes][auto]") {
   const auto* fake = reinterpret_cast<bfloat16_t*>(std::uintptr_t(1) << 20);
   auto args = [&](std::int64_t M, std::int64_t N, std::int64_t K, float beta) {

@@ -1,5 +1,5 @@
 // Host tests of Auto's timed selector (select/nearest_shapes.hpp): it ranks only entries that
-// run the problem, each once; the default comes first where it is within the margin of the
+// run the problem and were timed near it, each once; the default comes first where it is within the margin of the
 // winner; a problem at a calibrated shape takes that shape's fastest entry where its neighbours
 // agree; explain_nearest says where the choice came from. scripts/test_selector_table.py checks
 // that the C++ and the Python selection (scripts/fit_selector_table.py) agree shape by shape.
@@ -56,6 +56,19 @@ TEST_CASE("nearest shapes: ranks only entries that run the problem, each once, t
       if (j > 1) REQUIRE(ranked[j].mean_log_ratio >= ranked[j - 1].mean_log_ratio);
     }
     REQUIRE(large_at >= 0);
+    // Every ranked entry was timed on at least half of the neighbours' weight (an entry the
+    // table has no timings for, e.g. one added before its calibration sweep, is never ranked).
+    NearestShapes::Neighbour near[Table::kNeighbours];
+    const int k = NearestShapes::nearest(p, near);
+    float total = 0.0f, timed[Table::kEntries] = {};
+    for (int j = 0; j < k; ++j) {
+      const float w = 1.0f / (near[j].distance + Table::kDistanceFloor);
+      total += w;
+      for (int e = 0; e < Table::kEntries; ++e) {
+        if (Table::kData[near[j].row].cost[e] != Table::kNotMeasured) timed[e] += w;
+      }
+    }
+    for (int j = 0; j < n; ++j) REQUIRE(timed[int(ranked[j].entry)] >= 0.5f * total);
     // The default leads exactly where it is within the margin of the best other entry.
     float best_other = 1e30f;
     for (int j = 0; j < n; ++j) {

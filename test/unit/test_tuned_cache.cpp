@@ -28,7 +28,7 @@ TunedKey key(std::int64_t i, int device = 0) {
   k.device = device;
   return k;
 }
-AutoEntry entry(std::int64_t i) { return AutoEntry(int(i % (int(AutoEntry::kLarge2x1) + 1))); }
+AutoEntry entry(std::int64_t i) { return AutoEntry(int(i % kAutoEntryCount)); }
 
 const TunedDevice kH200{"NVIDIA H200", 132};
 

@@ -6,8 +6,8 @@
 //   std::puts(tessera::gemm::explain<Auto<...>>(args, workspace, bytes).c_str());   // which kernel, and why
 //
 // Per call, one of a fixed table of shipped configurations runs (small M computed transposed,
-// few tiles with K split over a cluster, 128 x 128 tiles, stream-K for deep K, large tiles with
-// or without 2 x 1 clusters). Which one, the selector says from the call (M, N, K, whether TMA
+// few tiles with K split over a cluster, 128 x 128 tiles, 64 x 128 Pingpong tiles, stream-K for
+// deep K, large tiles with or without 2 x 1 clusters). Which one, the selector says from the call (M, N, K, whether TMA
 // can describe A and B, the layouts, whether the epilogue reads C, whether the call passes a
 // workspace: the stream-K entries split K only through one, the device's SM count):
 //   Auto        the timed selector (select/nearest_shapes.hpp): the entry that ran fastest on
@@ -69,6 +69,8 @@ struct AutoEntries {
                             Options...>;
   using Tile128 = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, 128, 64>>,
                               option::Schedule<schedule::Cooperative>, Options...>;
+  using Tile64 = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<64, 128, 64>>,
+                             option::Schedule<schedule::Pingpong>, Options...>;
   template <int kTileN>
   using StreamKTile = WgmmaConfig<EA, LA, EB, LB, EC, LC, option::Tile<GemmShape<128, kTileN, 64>>,
                                   option::Schedule<schedule::Cooperative>, option::Scheduler<scheduler::StreamK<>>, Options...>;
@@ -86,6 +88,7 @@ struct AutoEntries {
       case AutoEntry::kStreamK: return f(StreamKTile<256>{});
       case AutoEntry::kStreamK128: return f(StreamKTile<128>{});
       case AutoEntry::kLarge2x1: return f(Large<ClusterShape<2, 1>>{});
+      case AutoEntry::kTile64: return f(Tile64{});
       case AutoEntry::kLarge: break;
     }
     return f(Large<ClusterShape<1, 1>>{});

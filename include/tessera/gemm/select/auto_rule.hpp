@@ -16,6 +16,10 @@
 //   kStreamK128       the same with 128 x 128 tiles: deep K where the last wave is partial
 //   kLarge            WgmmaConfig 128 x 256, Cooperative, persistent (the family's default)
 //   kLarge2x1         the same in 2 x 1 clusters (B tiles multicast)
+//   kTile64           WgmmaConfig 64 x 128, Pingpong, persistent: four times the tiles of the
+//                     default, one consumer warpgroup per tile, the two taking turns so that one
+//                     tile's epilogue runs under the other's main loop (small shapes); the rule
+//                     never picks it, the timed selector and the cost model may
 // Where the epilogue reads C, the 128 x 256 entries load it with TMA ahead of the epilogue
 // when C can be (wgmma/wgmma.hpp, wgmma_stages_c), else with ordinary loads.
 //
@@ -56,8 +60,11 @@
 namespace tessera::gemm {
 
 enum class AutoEntry {
-  kSmallM16, kSmallM32, kSmallM64, kSplit64, kSplit128, kTile128, kStreamK, kStreamK128, kLarge, kLarge2x1
+  kSmallM16, kSmallM32, kSmallM64, kSplit64, kSplit128, kTile128, kStreamK, kStreamK128, kLarge, kLarge2x1,
+  kTile64
 };
+// How many entries the table holds (the enumerators above, in order).
+inline constexpr int kAutoEntryCount = int(AutoEntry::kTile64) + 1;
 
 // What the rule reads of a call.
 struct AutoProblem {
@@ -111,7 +118,8 @@ struct AutoRule {
       case AutoEntry::kStreamK:
       case AutoEntry::kStreamK128:
       case AutoEntry::kLarge:
-      case AutoEntry::kLarge2x1: return true;
+      case AutoEntry::kLarge2x1:
+      case AutoEntry::kTile64: return true;
     }
     return false;
   }
@@ -204,6 +212,7 @@ inline const char* auto_entry_token(AutoEntry e) {
     case AutoEntry::kStreamK128: return "kStreamK128";
     case AutoEntry::kLarge: return "kLarge";
     case AutoEntry::kLarge2x1: return "kLarge2x1";
+    case AutoEntry::kTile64: return "kTile64";
   }
   return "?";
 }
@@ -221,6 +230,7 @@ inline const char* auto_entry_name(AutoEntry e) {
       return "WgmmaConfig 128 x 128 x 64, Cooperative, scheduler::StreamK<> (the last wave split in the workspace)";
     case AutoEntry::kLarge: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent (the default)";
     case AutoEntry::kLarge2x1: return "WgmmaConfig 128 x 256 x 64, Cooperative, persistent, 2 x 1 clusters (B multicast)";
+    case AutoEntry::kTile64: return "WgmmaConfig 64 x 128 x 64, Pingpong, persistent";
   }
   return "?";
 }

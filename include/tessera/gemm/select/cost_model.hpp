@@ -33,8 +33,8 @@
 
 namespace tessera::gemm::select {
 
-inline constexpr int kAutoEntryCount = 10;
-static_assert(int(AutoEntry::kLarge2x1) + 1 == kAutoEntryCount && CostTable::kEntries == kAutoEntryCount,
+using gemm::kAutoEntryCount;
+static_assert(CostTable::kEntries == kAutoEntryCount,
               "Tessera cost model: the generated table (select/cost_table.hpp) and AutoEntry list the same "
               "entries: regenerate the table with scripts/fit_cost_model.py after adding one");
 
@@ -60,6 +60,7 @@ constexpr EntryGeometry entry_geometry(AutoEntry e) {
     case AutoEntry::kStreamK128: return {128, 128, false, false, true, 1};
     case AutoEntry::kLarge: return {128, 256, false, false, false, 1};
     case AutoEntry::kLarge2x1: return {128, 256, false, false, false, 2};
+    case AutoEntry::kTile64: return {64, 128, false, false, false, 1};
   }
   return {};
 }

@@ -40,7 +40,7 @@ struct NearestVote {
 
 struct NearestShapes {
   using Table = TimedTable;
-  static_assert(Table::kEntries == 10 && int(AutoEntry::kLarge2x1) + 1 == Table::kEntries,
+  static_assert(Table::kEntries == kAutoEntryCount,
                 "Tessera NearestShapes: the timed table (select/timed_table.hpp) and AutoEntry list the same "
                 "entries: regenerate the table with scripts/fit_selector_table.py after adding one");
 

@@ -144,7 +144,7 @@ class TunedCache {
     return true;
   }
   static bool entry_of(const std::string& token, AutoEntry* e) {
-    for (int i = 0; i <= int(AutoEntry::kLarge2x1); ++i) {
+    for (int i = 0; i < kAutoEntryCount; ++i) {
       if (token == auto_entry_token(AutoEntry(i))) {
         *e = AutoEntry(i);
         return true;
