@@ -301,7 +301,7 @@ def calibrate_script(tmp):
     check(not os.path.exists(os.path.join(first, "timed_table.hpp")), "calibrate: no table from one seed")
     kept = json.load(open(os.path.join(first, "Made_Up_GPU_sweep_entries_seed1.json")))["benchmarks"]
     check(len(kept) == 36 and all(b["aggregate_name"] == "median" for b in kept), "calibrate: the JSON kept to medians")
-    r = run("--run=3,4", "--inputs=" + first, "--out=" + second)
+    r = run("--run=3,4", "--held-out=4", "--inputs=" + first, "--out=" + second)
     check(r.returncode == 0, "calibrate: the second call runs: " + r.stderr)
     header = os.path.join(second, "timed_table.hpp")
     text = open(header).read() if os.path.exists(header) else ""

@@ -3,11 +3,11 @@
 # Auto's table on the sweep's calibration seeds, writes the table the selector reads, and judges
 # it on a held-out seed, against the fastest entry of each shape and against cuBLAS/cuBLASLt.
 #
-#   scripts/device/calibrate_selector.sh --bench=PATH --calibrate=1,3 --held-out=4 --out=$OUT
+#   scripts/device/calibrate_selector.sh --bench=PATH --calibrate=1,3 --held-out=5 --out=$OUT
 #
 #   --bench=PATH       tessera_bench (default: build/gpu/benchmark/tessera_bench)
 #   --calibrate=LIST   seeds to time, every entry, --count shapes each (default 1,3)
-#   --held-out=SEED    the seed to judge on, --held-out-count shapes (default 4; "none": skip)
+#   --held-out=SEED    the seed to judge on, --held-out-count shapes (default 5; "none": skip)
 #   --count=N          shapes per calibration seed (default 240)
 #   --held-out-count=N shapes of the held-out seed (default 220)
 #   --run=LIST         which seeds this call times (default: all of the above); the others'
@@ -26,7 +26,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 2
 
-bench=build/gpu/benchmark/tessera_bench calibrate=1,3 held_out=4 count=240 held_out_count=220 run=""
+bench=build/gpu/benchmark/tessera_bench calibrate=1,3 held_out=5 count=240 held_out_count=220 run=""
 inputs=benchmark/results out=${OUT:-build/gpu/calibrate}
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 for arg in "$@"; do
