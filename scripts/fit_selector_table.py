@@ -28,8 +28,13 @@ import argparse
 import collections
 import json
 import math
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_plot import geomean  # noqa: E402
+from sweep_report import percentile  # noqa: E402
 
 ENTRIES = ["kSmallM16", "kSmallM32", "kSmallM64", "kSplit64", "kSplit128", "kTile128", "kStreamK",
            "kStreamK128", "kLarge", "kLarge2x1", "kTile64"]
@@ -162,30 +167,21 @@ def runs_of(label, times):
     return {e for e in ENTRIES if times[label].get("tessera_entry_" + e)}
 
 
-def percentile(xs, q):
-    """The q-quantile of xs, interpolated between the sorted values (numpy's default)."""
-    xs = sorted(xs)
-    at = q * (len(xs) - 1)
-    lo = int(math.floor(at))
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (at - lo)
-
-
-def baseline_report(times, rows):
+def baseline_report(times, choices):
     """Issue 28's measures on a held-out sweep, against the faster of cuBLAS and cuBLASLt in the
-    same run (speed ratio: the baseline's time over ours): the table's choice (its entry's
-    measured time), the selector as the binary timed it (tessera_auto) and the fastest entry."""
+    same run (speed ratio: the baseline's time over ours): the table's choice (`choices`, label ->
+    entry, as report() made them; its entry's measured time), the selector as the binary timed
+    it (tessera_auto) and the fastest entry."""
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
-    for label in sorted(times):
+    for label, e in choices.items():
         f = features(label)
-        runs = runs_of(label, times)
         base = [times[label][b] for b in ("cublas", "cublaslt") if times[label].get(b)]
-        if f is None or not runs or not base:
+        if not base:
             continue
         entry_time = lambda e: times[label]["tessera_entry_" + e]
         candidates = {
-            "nearest shapes (this table)": entry_time(choose(f, runs, rows)),
-            "fastest entry (an oracle)": min(entry_time(e) for e in runs),
+            "nearest shapes (this table)": entry_time(e),
+            "fastest entry (an oracle)": min(entry_time(x) for x in runs_of(label, times)),
         }
         if times[label].get("tessera_auto"):
             candidates["Auto as timed (the binary's table)"] = times[label]["tessera_auto"]
@@ -194,7 +190,6 @@ def baseline_report(times, rows):
                 ratios[name][part].append(min(base) / t)
     if not ratios:
         return
-    gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
     print()
     print("Against the faster of cuBLAS and cuBLASLt in the same run (its time over ours):")
     print()
@@ -202,22 +197,22 @@ def baseline_report(times, rows):
     print("|---|---|---|---|---|---|")
     for name, parts in ratios.items():
         xs = parts["all"]
-        part = lambda key: "%.3f" % gm(parts[key]) if parts[key] else "-"
+        part = lambda key: "%.3f" % geomean(parts[key]) if parts[key] else "-"
         print("| %s | %d | %s | %s | %.3f | %.3f |" % (
-            name, len(xs), part("beta 0"), part("beta 1"), percentile(xs, 0.1), min(xs)))
+            name, len(xs), part("beta 0"), part("beta 1"), percentile(xs, 10), min(xs)))
 
 
 def report(rows, path):
     times, device = load(path)
     chosen, rule, default_ratio, rule_default = [], [], [], []
-    off = []
+    off, choices = [], {}
     for label in sorted(times):
         f = features(label)
         runs = runs_of(label, times)
         if f is None or not runs:
             continue
         best = min(times[label]["tessera_entry_" + e] for e in runs)
-        e = choose(f, runs, rows)
+        e = choices[label] = choose(f, runs, rows)
         t = times[label]["tessera_entry_" + e]
         chosen.append(t / best)
         if "tessera_wgmma" in times[label]:
@@ -230,19 +225,18 @@ def report(rows, path):
             off.append((t / best, label, e, min(runs, key=lambda x: times[label]["tessera_entry_" + x])))
     if not chosen:
         sys.exit("fit_selector_table.py: %s has no tessera_entry_* medians (run the held-out sweep with --sweep-entries)" % path)
-    gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
     print("Held-out sweep %s (%s), %d shapes, against the fastest entry of each shape:" % (path, device, len(chosen)))
     print()
     print("| selector | within 2% of the fastest | geomean time / fastest | worst | > 2% slower than the default tile |")
     print("|---|---|---|---|---|")
     print("| nearest shapes (this table) | %d (%.0f%%) | %.3f | %.3f | %d |" % (
-        sum(x <= 1.02 for x in chosen), 100.0 * sum(x <= 1.02 for x in chosen) / len(chosen), gm(chosen),
+        sum(x <= 1.02 for x in chosen), 100.0 * sum(x <= 1.02 for x in chosen) / len(chosen), geomean(chosen),
         max(chosen), sum(x > 1.02 for x, _ in default_ratio)))
     if rule:
         print("| the rule as timed (tessera_auto) | %d (%.0f%%) | %.3f | %.3f | %d |" % (
-            sum(x <= 1.02 for x in rule), 100.0 * sum(x <= 1.02 for x in rule) / len(rule), gm(rule), max(rule),
+            sum(x <= 1.02 for x in rule), 100.0 * sum(x <= 1.02 for x in rule) / len(rule), geomean(rule), max(rule),
             sum(x > 1.02 for x in rule_default)))
-    baseline_report(times, rows)
+    baseline_report(times, choices)
     print()
     print("The nearest-shapes choices more than 2%% slower than the fastest entry (%d; the worst 10):" % len(off))
     for r, label, e, b in sorted(off, reverse=True)[:10]:

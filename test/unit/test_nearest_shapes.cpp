@@ -1,6 +1,6 @@
 // Host tests of Auto's timed selector (select/nearest_shapes.hpp): it ranks only entries that
-// run the problem and were timed near it, each once; the default comes first where it is within the margin of the
-// winner; a problem at a calibrated shape takes that shape's fastest entry where its neighbours
+// run the problem and were timed near it, each once; the default comes first where it is
+// within the margin of the winner; a problem at a calibrated shape takes that shape's fastest entry where its neighbours
 // agree; explain_nearest says where the choice came from. scripts/test_selector_table.py checks
 // that the C++ and the Python selection (scripts/fit_selector_table.py) agree shape by shape.
 #include <catch2/catch.hpp>

@@ -7,9 +7,10 @@
 //
 // Per call, one of a fixed table of shipped configurations runs (small M computed transposed,
 // few tiles with K split over a cluster, 128 x 128 tiles, 64 x 128 Pingpong tiles, stream-K for
-// deep K, large tiles with or without 2 x 1 clusters). Which one, the selector says from the call (M, N, K, whether TMA
-// can describe A and B, the layouts, whether the epilogue reads C, whether the call passes a
-// workspace: the stream-K entries split K only through one, the device's SM count):
+// deep K, large tiles with or without 2 x 1 clusters). Which one, the selector says from the
+// call (M, N, K, whether TMA can describe A and B, the layouts, whether the epilogue reads C,
+// whether the call passes a workspace: the stream-K entries split K only through one, the
+// device's SM count):
 //   Auto        the timed selector (select/nearest_shapes.hpp): the entry that ran fastest on
 //               the calibrated shapes nearest to the call (select/timed_table.hpp, generated
 //               from a sweep by scripts/fit_selector_table.py);
